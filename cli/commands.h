@@ -1,0 +1,16 @@
+// Subcommand registration: each adds itself to the app and runs from its callback.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace sb::cli {
+
+// Thrown from a subcommand to exit with a code after its own stderr message.
+struct ExitCode {
+  int code;  // process exit status
+};
+
+void add_list_command(CLI::App& app);
+void add_digest_command(CLI::App& app);
+
+}  // namespace sb::cli

@@ -1,0 +1,24 @@
+// soapbench: the command line. Each subcommand lives in its own file; main only wires them.
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.h"
+#include "sb_version.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"soapbench: what the XML/JSON parser costs inside SOAP, XML-RPC and JSON-RPC calls"};
+  app.set_version_flag("--version",
+                       std::string("soapbench ") + SB_VERSION + " (git " + SB_GIT_SHA + ")");
+  app.require_subcommand(0, 1);
+  sb::cli::add_list_command(app);
+  sb::cli::add_digest_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const sb::cli::ExitCode& e) {
+    return e.code;
+  }
+  if (app.get_subcommands().empty()) fmt::print("{}", app.help());
+  return 0;
+}

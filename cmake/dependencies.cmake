@@ -1,0 +1,191 @@
+# Every third-party dependency, found once, one block each.
+# Each parser block sets SB_HAVE_<LIB> and a target sb::<lib>; parsers/CMakeLists.txt
+# compiles an adapter only when its library was found (the optional-competitor rule).
+# With SB_REQUIRE_ALL_PARSERS (on in every preset) a missing parser library is an error.
+
+include_guard(GLOBAL)
+
+# Reports a missing dependency: fatal when required, otherwise a warning.
+function(sb_missing name package required)
+  if(required)
+    message(FATAL_ERROR "soapbench: ${name} not found; install the Debian package '${package}' "
+                        "(tools/setup.sh installs everything)")
+  else()
+    message(WARNING "soapbench: ${name} not found (Debian package '${package}'); its adapters are off")
+  endif()
+endfunction()
+
+# Prints the one configure line per dependency.
+function(sb_found name version)
+  message(STATUS "soapbench dep: ${name} ${version}")
+endfunction()
+
+# Reads a "#define NAME value" from a header into out_var.
+function(sb_header_define header name out_var)
+  file(STRINGS "${header}" line REGEX "#[ \t]*define[ \t]+${name}[ \t]")
+  string(REGEX REPLACE ".*${name}[ \t]+\"?([^\" \t]*)\"?.*" "\\1" value "${line}")
+  set(${out_var} "${value}" PARENT_SCOPE)
+endfunction()
+
+set(_sb_req ${SB_REQUIRE_ALL_PARSERS})
+
+# --- pugixml (libpugixml-dev) ---
+find_package(pugixml CONFIG QUIET)
+if(TARGET pugixml::pugixml OR TARGET pugixml)
+  set(SB_HAVE_PUGIXML ON)
+  add_library(sb::pugixml INTERFACE IMPORTED)
+  if(TARGET pugixml::pugixml)
+    target_link_libraries(sb::pugixml INTERFACE pugixml::pugixml)
+  else()
+    target_link_libraries(sb::pugixml INTERFACE pugixml)
+  endif()
+  sb_found(pugixml "${pugixml_VERSION}")
+else()
+  set(SB_HAVE_PUGIXML OFF)
+  sb_missing(pugixml libpugixml-dev ${_sb_req})
+endif()
+
+# --- RapidXML (librapidxml-dev, header only) ---
+find_path(SB_RAPIDXML_INCLUDE rapidxml/rapidxml.hpp)
+if(SB_RAPIDXML_INCLUDE)
+  set(SB_HAVE_RAPIDXML ON)
+  add_library(sb::rapidxml INTERFACE IMPORTED)
+  target_include_directories(sb::rapidxml SYSTEM INTERFACE "${SB_RAPIDXML_INCLUDE}")
+  file(STRINGS "${SB_RAPIDXML_INCLUDE}/rapidxml/rapidxml.hpp" _rx REGEX "^// Version ")
+  string(REGEX REPLACE "^// Version ([0-9.]+).*" "\\1" SB_RAPIDXML_VERSION "${_rx}")
+  sb_found(RapidXML "${SB_RAPIDXML_VERSION}")
+else()
+  set(SB_HAVE_RAPIDXML OFF)
+  sb_missing(RapidXML librapidxml-dev ${_sb_req})
+endif()
+
+# --- tinyxml2 (libtinyxml2-dev) ---
+find_package(tinyxml2 CONFIG QUIET)
+if(TARGET tinyxml2::tinyxml2)
+  set(SB_HAVE_TINYXML2 ON)
+  add_library(sb::tinyxml2 INTERFACE IMPORTED)
+  target_link_libraries(sb::tinyxml2 INTERFACE tinyxml2::tinyxml2)
+  sb_found(tinyxml2 "${tinyxml2_VERSION}")
+else()
+  set(SB_HAVE_TINYXML2 OFF)
+  sb_missing(tinyxml2 libtinyxml2-dev ${_sb_req})
+endif()
+
+# --- libxml2 (libxml2-dev) ---
+find_package(LibXml2 QUIET)
+if(LibXml2_FOUND)
+  set(SB_HAVE_LIBXML2 ON)
+  add_library(sb::libxml2 INTERFACE IMPORTED)
+  target_link_libraries(sb::libxml2 INTERFACE LibXml2::LibXml2)
+  sb_found(libxml2 "${LIBXML2_VERSION_STRING}")
+else()
+  set(SB_HAVE_LIBXML2 OFF)
+  sb_missing(libxml2 libxml2-dev ${_sb_req})
+endif()
+
+# --- Xerces-C++ (libxerces-c-dev) ---
+find_package(XercesC QUIET)
+if(XercesC_FOUND)
+  set(SB_HAVE_XERCES ON)
+  add_library(sb::xerces INTERFACE IMPORTED)
+  target_link_libraries(sb::xerces INTERFACE XercesC::XercesC)
+  sb_found(Xerces-C++ "${XercesC_VERSION}")
+else()
+  set(SB_HAVE_XERCES OFF)
+  sb_missing(Xerces-C++ libxerces-c-dev ${_sb_req})
+endif()
+
+# --- Expat (libexpat1-dev) ---
+find_package(expat CONFIG QUIET)
+if(TARGET expat::expat)
+  set(SB_HAVE_EXPAT ON)
+  add_library(sb::expat INTERFACE IMPORTED)
+  target_link_libraries(sb::expat INTERFACE expat::expat)
+  sb_found(Expat "${expat_VERSION}")
+else()
+  set(SB_HAVE_EXPAT OFF)
+  sb_missing(Expat libexpat1-dev ${_sb_req})
+endif()
+
+# --- RapidJSON (rapidjson-dev, header only; also reads the corpus manifest) ---
+find_package(RapidJSON CONFIG QUIET)
+if(RapidJSON_FOUND)
+  set(SB_HAVE_RAPIDJSON ON)
+  add_library(sb::rapidjson INTERFACE IMPORTED)
+  target_include_directories(sb::rapidjson SYSTEM INTERFACE ${RAPIDJSON_INCLUDE_DIRS})
+  sb_found(RapidJSON "${RapidJSON_VERSION}")
+else()
+  message(FATAL_ERROR "soapbench: RapidJSON not found; install the Debian package 'rapidjson-dev' "
+                      "(the harness reads corpus/manifest.json with it)")
+endif()
+
+# --- simdjson (libsimdjson-dev) ---
+find_package(simdjson CONFIG QUIET)
+if(TARGET simdjson::simdjson)
+  set(SB_HAVE_SIMDJSON ON)
+  add_library(sb::simdjson INTERFACE IMPORTED)
+  target_link_libraries(sb::simdjson INTERFACE simdjson::simdjson)
+  sb_found(simdjson "${simdjson_VERSION}")
+else()
+  set(SB_HAVE_SIMDJSON OFF)
+  sb_missing(simdjson libsimdjson-dev ${_sb_req})
+endif()
+
+# --- Boost: Asio and Beast (libboost-dev, header only) ---
+find_package(Boost 1.74 CONFIG QUIET)
+if(NOT Boost_FOUND)
+  sb_missing(Boost libboost-dev ON)
+endif()
+add_library(sb::boost INTERFACE IMPORTED)
+target_link_libraries(sb::boost INTERFACE Boost::headers)
+target_compile_definitions(sb::boost INTERFACE BOOST_ASIO_NO_DEPRECATED BOOST_BEAST_USE_STD_STRING_VIEW)
+sb_found(Boost "${Boost_VERSION}")
+
+# --- OpenSSL (libssl-dev) ---
+find_package(OpenSSL 3 QUIET)
+if(NOT OpenSSL_FOUND)
+  sb_missing(OpenSSL libssl-dev ON)
+endif()
+sb_found(OpenSSL "${OPENSSL_VERSION}")
+
+# --- CLI11 (libcli11-dev) ---
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  sb_missing(CLI11 libcli11-dev ON)
+endif()
+sb_found(CLI11 "${CLI11_VERSION}")
+
+# --- fmt (libfmt-dev) ---
+find_package(fmt CONFIG QUIET)
+if(NOT fmt_FOUND)
+  sb_missing(fmt libfmt-dev ON)
+endif()
+sb_found(fmt "${fmt_VERSION}")
+
+# --- zlib (zlib1g-dev; the corpus stores its largest files gzip-compressed) ---
+find_package(ZLIB QUIET)
+if(NOT ZLIB_FOUND)
+  sb_missing(zlib zlib1g-dev ON)
+endif()
+sb_found(zlib "${ZLIB_VERSION_STRING}")
+
+# --- GoogleTest (libgtest-dev, libgmock-dev) ---
+find_package(GTest CONFIG QUIET)
+if(NOT GTest_FOUND)
+  sb_missing(GoogleTest libgtest-dev ON)
+endif()
+sb_found(GoogleTest "${GTest_VERSION}")
+
+# --- Google Benchmark (libbenchmark-dev) ---
+find_package(benchmark CONFIG QUIET)
+if(NOT benchmark_FOUND)
+  sb_missing("Google Benchmark" libbenchmark-dev ON)
+endif()
+sb_found("Google Benchmark" "${benchmark_VERSION}")
+
+# --- Python with Debian's modules (python3, python3-lxml, ...): tools and tests ---
+set(SB_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with Debian's modules (not the one on PATH)")
+if(NOT EXISTS "${SB_PYTHON}")
+  sb_missing(python3 python3 ON)
+endif()
+sb_found(python3 "${SB_PYTHON}")

@@ -1,0 +1,55 @@
+// The adapter contract: one library in one model behind three levels of work.
+// Type erasure happens here, once per message (a virtual call), never per event.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "parsers/digest.h"
+#include "parsers/events.h"
+#include "parsers/message_buffer.h"
+#include "parsers/status.h"
+
+namespace sb {
+
+enum class Model { dom, sax, pull };
+
+// "dom" / "sax" / "pull".
+std::string_view model_name(Model m);
+
+// What a registry row says about an adapter; printed by `soapbench list` and the report.
+struct AdapterInfo {
+  std::string name;           // registry name, "library/model[-variant]", e.g. "libxml2/sax"
+  std::string library;        // library name, e.g. "libxml2"
+  std::string version;        // library version, read at run time where the library exposes it
+  Format format;              // xml or json
+  Model model;                // dom, sax (push) or pull
+  std::string mode;           // the library flags/options used, as the library names them
+  bool validates_utf8;        // rejects malformed UTF-8
+  bool expands_entities;      // decodes entity and character references (JSON: escapes)
+  bool processes_namespaces;  // the library itself resolves namespace prefixes
+  bool modifies_input;        // parses in situ: callers hand it a scratch copy
+  bool reuses_state;          // keeps parser objects or pools across messages
+  bool fastest_mode;          // a documented fastest mode, not the default
+  bool digest_exempt;         // its digest legitimately differs (e.g. no entity decoding)
+  std::string notes;          // one line: what state is reused, anything else a reader must know
+};
+
+// One adapter instance. Not thread-safe: one per thread. Buffers passed in may be modified
+// only by adapters whose info().modifies_input is true.
+class Adapter {
+ public:
+  virtual ~Adapter() = default;
+
+  virtual const AdapterInfo& info() const = 0;
+
+  // Level `parse`: the library's own parse into its native form (DOM built; SAX with no-op
+  // callbacks; pull reader read to the end). Nothing is visited.
+  virtual Status parse(MessageBuffer& message) = 0;
+
+  // Level `walk`: parse + visit every node, producing the Digest.
+  virtual Status walk(MessageBuffer& message, Digest& digest) = 0;
+};
+
+}  // namespace sb

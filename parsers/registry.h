@@ -1,0 +1,26 @@
+// The explicit adapter registry (parsers/registry.cpp): one row per (library, model, variant).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "parsers/adapter.h"
+
+namespace sb {
+
+struct AdapterEntry {
+  const AdapterInfo& (*info)();                                 // facts, built once
+  std::unique_ptr<Adapter> (*make)(const ParseLimits& limits);  // a fresh instance
+};
+
+// Every adapter compiled into this build, in registry order (XML first, then JSON).
+std::span<const AdapterEntry> adapters();
+
+// The row named `name` ("pugixml/dom"), or nullptr.
+const AdapterEntry* find_adapter(std::string_view name);
+
+// A new adapter by name, or nullptr when no such adapter is compiled in.
+std::unique_ptr<Adapter> make_adapter(std::string_view name, const ParseLimits& limits = {});
+
+}  // namespace sb

@@ -1,0 +1,54 @@
+// Outcome of parsing or decoding one message: success, or why and where it failed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace sb {
+
+// Where in the input an error was found; -1 means the library did not say.
+struct Location {
+  std::int64_t line = -1;    // 1-based line
+  std::int64_t column = -1;  // 1-based column (bytes)
+  std::int64_t offset = -1;  // 0-based byte offset
+};
+
+// What kind of failure: malformed input, a policy limit, or a sink that asked to stop.
+enum class StatusCode { ok, malformed, limit, stopped };
+
+class Status {
+ public:
+  Status() = default;
+
+  // A success (no allocation).
+  static Status success() { return Status(); }
+  // Malformed input, as reported by the library.
+  static Status malformed(std::string reason, Location where = {}) {
+    return Status(StatusCode::malformed, std::move(reason), where);
+  }
+  // Input refused by a policy limit (depth, DOCTYPE, size).
+  static Status limit(std::string reason, Location where = {}) {
+    return Status(StatusCode::limit, std::move(reason), where);
+  }
+  // The event sink returned false; the sink itself knows why.
+  static Status stopped() { return Status(StatusCode::stopped, "stopped by the event sink", {}); }
+
+  bool ok() const { return code_ == StatusCode::ok; }
+  StatusCode code() const { return code_; }
+  const std::string& reason() const { return reason_; }
+  const Location& where() const { return where_; }
+
+  // "line 3, column 7: reason" / "offset 12: reason" / "reason".
+  std::string describe() const;
+
+ private:
+  Status(StatusCode code, std::string reason, Location where)
+      : code_(code), reason_(std::move(reason)), where_(where) {}
+
+  StatusCode code_ = StatusCode::ok;  // ok unless an error was recorded
+  std::string reason_;                // human-readable cause, empty on success
+  Location where_;                    // position of the error where known
+};
+
+}  // namespace sb
