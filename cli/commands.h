@@ -12,5 +12,6 @@ struct ExitCode {
 
 void add_list_command(CLI::App& app);
 void add_digest_command(CLI::App& app);
+void add_decode_command(CLI::App& app);
 
 }  // namespace sb::cli

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   sb::cli::add_list_command(app);
   sb::cli::add_digest_command(app);
+  sb::cli::add_decode_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "codecs/decode.h"
+#include "codecs/value.h"
 #include "parsers/digest.h"
 #include "parsers/events.h"
 #include "parsers/message_buffer.h"
@@ -36,6 +38,12 @@ struct AdapterInfo {
   std::string notes;          // one line: what state is reused, anything else a reader must know
 };
 
+// What the `decode` level reports besides its Status.
+struct DecodeReport {
+  rpc::Family family = rpc::Family::xmlrpc;  // the family detected (valid on success)
+  int fault_code = 0;                        // on failure: the protocol fault code to answer with
+};
+
 // One adapter instance. Not thread-safe: one per thread. Buffers passed in may be modified
 // only by adapters whose info().modifies_input is true.
 class Adapter {
@@ -50,6 +58,11 @@ class Adapter {
 
   // Level `walk`: parse + visit every node, producing the Digest.
   virtual Status walk(MessageBuffer& message, Digest& digest) = 0;
+
+  // Level `decode`: parse + protocol codec (codecs/xml_decoder.h or json_decoder.h), producing
+  // typed values. A well-formed document that is no valid message gives StatusCode::invalid.
+  virtual Status decode(MessageBuffer& message, const rpc::DecodeContext& context,
+                        rpc::Message& out, DecodeReport& report) = 0;
 };
 
 }  // namespace sb

@@ -10,6 +10,8 @@
 
 #include <memory>
 
+#include "codecs/json_decoder.h"
+#include "codecs/xml_decoder.h"
 #include "parsers/adapter.h"
 
 namespace sb {
@@ -37,11 +39,40 @@ class AdapterT final : public Adapter {
     }
   }
 
+  Status decode(MessageBuffer& message, const rpc::DecodeContext& context, rpc::Message& out,
+                DecodeReport& report) override {
+    if constexpr (Impl::kFormat == Format::xml) {
+      xml_decoder_.reset(context, &out);
+      return finish_decode(impl_.events(message, xml_decoder_), xml_decoder_, report);
+    } else {
+      json_decoder_.reset(context, &out);
+      return finish_decode(impl_.events(message, json_decoder_), json_decoder_, report);
+    }
+  }
+
  private:
+  // Merges the parser's status with the decoder's verdict.
+  template <class Decoder>
+  static Status finish_decode(Status s, Decoder& decoder, DecodeReport& report) {
+    if (s.code() == StatusCode::stopped || (s.ok() && !decoder.finish())) {
+      report.fault_code = decoder.error().fault_code;
+      return Status::invalid(decoder.error().message);
+    }
+    if (!s.ok()) {
+      report.fault_code = rpc::fault::parse_error;
+      return s;
+    }
+    report.fault_code = 0;
+    report.family = decoder.family();
+    return s;
+  }
+
   const AdapterInfo& info_;        // the registry row's facts
   Impl impl_;                      // the library, in its statically dispatched form
   XmlDigestBuilder xml_digest_;    // reused across messages
   JsonDigestBuilder json_digest_;  // reused across messages
+  rpc::XmlDecoder xml_decoder_;    // reused across messages
+  rpc::JsonDecoder json_decoder_;  // reused across messages
 };
 
 // Factory helper for adapter files: make_adapter<PugixmlDom>(info, limits).

@@ -14,8 +14,9 @@ struct Location {
   std::int64_t offset = -1;  // 0-based byte offset
 };
 
-// What kind of failure: malformed input, a policy limit, or a sink that asked to stop.
-enum class StatusCode { ok, malformed, limit, stopped };
+// What kind of failure: malformed input, a policy limit, a sink that asked to stop, or a
+// well-formed document that is not a valid message (decode level).
+enum class StatusCode { ok, malformed, limit, stopped, invalid };
 
 class Status {
  public:
@@ -33,6 +34,10 @@ class Status {
   }
   // The event sink returned false; the sink itself knows why.
   static Status stopped() { return Status(StatusCode::stopped, "stopped by the event sink", {}); }
+  // Well-formed, but not a valid RPC message (the codec's reason).
+  static Status invalid(std::string reason) {
+    return Status(StatusCode::invalid, std::move(reason), {});
+  }
 
   bool ok() const { return code_ == StatusCode::ok; }
   StatusCode code() const { return code_; }

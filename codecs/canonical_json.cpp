@@ -1,0 +1,189 @@
+#include "codecs/canonical_json.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "codecs/base64.h"
+
+namespace sb::rpc {
+
+void append_double(std::string& out, double d) {
+  if (std::isnan(d)) {
+    out += "NaN";
+    return;
+  }
+  if (std::isinf(d)) {
+    out += d < 0 ? "-Infinity" : "Infinity";
+    return;
+  }
+  // Shortest round-trip digits in scientific form: [-]d[.ddd]e±XX.
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  (void)ec;  // 64 bytes always suffice for a double
+  std::string_view sci(buf, static_cast<std::size_t>(end - buf));
+  const bool negative = sci.front() == '-';
+  if (negative) sci.remove_prefix(1);
+  const std::size_t e_pos = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(0, e_pos)) {
+    if (c != '.') digits += c;
+  }
+  const int exponent = std::atoi(std::string(sci.substr(e_pos + 1)).c_str());
+  const int decpt = exponent + 1;  // digits are 0.d1d2… × 10^decpt
+  if (negative) out += '-';
+  const int n = static_cast<int>(digits.size());
+  if (decpt > -4 && decpt <= 16) {  // CPython float_repr_style 'short', mode 'r'
+    if (decpt <= 0) {
+      out += "0.";
+      out.append(static_cast<std::size_t>(-decpt), '0');
+      out += digits;
+    } else if (decpt >= n) {
+      out += digits;
+      out.append(static_cast<std::size_t>(decpt - n), '0');
+      out += ".0";
+    } else {
+      out.append(digits, 0, static_cast<std::size_t>(decpt));
+      out += '.';
+      out.append(digits, static_cast<std::size_t>(decpt));
+    }
+  } else {
+    out += digits[0];
+    if (n > 1) {
+      out += '.';
+      out.append(digits, 1);
+    }
+    const int e = decpt - 1;
+    char exp_buf[16];
+    std::snprintf(exp_buf, sizeof exp_buf, "e%c%02d", e < 0 ? '-' : '+', std::abs(e));
+    out += exp_buf;
+  }
+}
+
+std::string format_double(double d) {
+  std::string s;
+  append_double(s, d);
+  return s;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char esc[8];
+          std::snprintf(esc, sizeof esc, "\\u%04x", static_cast<unsigned>(c));
+          out += esc;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+void append_canonical_json(std::string& out, const Value& v) {
+  switch (v.kind()) {
+    case Kind::nil:
+      out += "null";
+      break;
+    case Kind::boolean:
+      out += v.as_bool() ? "true" : "false";
+      break;
+    case Kind::integer:
+      out += std::to_string(v.as_int());
+      break;
+    case Kind::floating:
+      append_double(out, v.as_double());
+      break;
+    case Kind::string:
+      append_json_string(out, v.text());
+      break;
+    case Kind::datetime:
+      out += "{\"$dateTime\":";
+      append_json_string(out, v.text());
+      out += '}';
+      break;
+    case Kind::base64:
+      out += "{\"$base64\":\"";
+      out += base64_encode(v.text());
+      out += "\"}";
+      break;
+    case Kind::array: {
+      out += '[';
+      bool first = true;
+      for (const Value& item : v.items()) {
+        if (!first) out += ',';
+        first = false;
+        append_canonical_json(out, item);
+      }
+      out += ']';
+      break;
+    }
+    case Kind::structure: {
+      out += '{';
+      for (std::size_t i = 0; i < v.items().size(); ++i) {
+        if (i > 0) out += ',';
+        append_json_string(out, v.names()[i]);
+        out += ':';
+        append_canonical_json(out, v.items()[i]);
+      }
+      out += '}';
+      break;
+    }
+  }
+}
+
+std::string to_canonical_json(const Message& m) {
+  std::string out;
+  switch (m.kind) {
+    case MessageKind::call:
+      out += "{\"kind\":\"call\",\"method\":";
+      append_json_string(out, m.method);
+      out += ",\"params\":[";
+      for (std::size_t i = 0; i < m.params.size(); ++i) {
+        if (i > 0) out += ',';
+        append_canonical_json(out, m.params[i]);
+      }
+      out += "]}";
+      break;
+    case MessageKind::response:
+      out += "{\"kind\":\"response\",\"method\":";
+      append_json_string(out, m.method);
+      out += ",\"result\":";
+      append_canonical_json(out, m.result);
+      out += '}';
+      break;
+    case MessageKind::fault:
+      out += "{\"kind\":\"fault\",\"code\":" + std::to_string(m.fault_code) + ",\"message\":";
+      append_json_string(out, m.fault_message);
+      out += '}';
+      break;
+  }
+  return out;
+}
+
+}  // namespace sb::rpc

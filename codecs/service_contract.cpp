@@ -1,0 +1,119 @@
+#include "codecs/service_contract.h"
+
+namespace sb::rpc {
+
+namespace {
+
+// All types live here, built once; pointers between them are stable.
+struct Types {
+  Type nil{Kind::nil, "void"};
+  Type boolean{Kind::boolean, "boolean"};
+  Type integer{Kind::integer, "int"};
+  Type floating{Kind::floating, "double"};
+  Type string{Kind::string, "string"};
+  Type datetime{Kind::datetime, "dateTime"};
+  Type base64{Kind::base64, "base64Binary"};
+
+  StructDef person_def{"Person", {}};
+  StructDef paragraph_def{"Paragraph", {}};
+  StructDef document_def{"Document", {}};
+  StructDef chain_step_def{"ChainStep", {}};
+
+  Type person{Kind::structure, "Person", nullptr, &person_def};
+  Type paragraph{Kind::structure, "Paragraph", nullptr, &paragraph_def};
+  Type document{Kind::structure, "Document", nullptr, &document_def};
+  Type chain_step{Kind::structure, "ChainStep", nullptr, &chain_step_def};
+
+  Type ints{Kind::array, "ArrayOfInt", &integer};
+  Type doubles{Kind::array, "ArrayOfDouble", &floating};
+  Type strings{Kind::array, "ArrayOfString", &string};
+  Type persons{Kind::array, "ArrayOfPerson", &person};
+  Type chain{Kind::array, "ArrayOfChainStep", &chain_step};
+
+  Types() {
+    person_def.members = {{"id", &integer},
+                          {"name", &string},
+                          {"weight", &floating},
+                          {"birthdate", &datetime},
+                          {"children", &persons}};
+    paragraph_def.members = {{"words", &string}};
+    document_def.members = {{"e1", &paragraph},
+                            {"e2", &paragraph},
+                            {"e3", &paragraph},
+                            {"e4", &paragraph},
+                            {"e5", &paragraph}};
+    chain_step_def.members = {{"step", &integer},   {"name", &string},       {"host", &string},
+                              {"start", &datetime}, {"duration", &floating}, {"status", &string},
+                              {"args", &strings}};
+  }
+};
+
+const Types& types() {
+  static const Types t;
+  return t;
+}
+
+}  // namespace
+
+const Type& type_of(Kind scalar) {
+  const Types& t = types();
+  switch (scalar) {
+    case Kind::boolean:
+      return t.boolean;
+    case Kind::integer:
+      return t.integer;
+    case Kind::floating:
+      return t.floating;
+    case Kind::string:
+      return t.string;
+    case Kind::datetime:
+      return t.datetime;
+    case Kind::base64:
+      return t.base64;
+    default:
+      return t.nil;
+  }
+}
+
+const Operation* Contract::find(std::string_view name) const {
+  for (const Operation& op : operations_) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+const Contract& service_contract() {
+  static const Contract contract = [] {
+    const Types& t = types();
+    const std::string_view svc = ns::service;
+    Contract c;
+    c.operations_ = {
+        {"add", svc, {{"a", &t.integer}, {"b", &t.integer}}, &t.integer},
+        {"concat", svc, {{"s1", &t.string}, {"s2", &t.string}, {"s3", &t.string, true}}, &t.string},
+        {"echoArray", svc, {{"a", &t.ints}, {"b", &t.ints}}, &t.ints},
+        {"boolean", svc, {}, &t.boolean},
+        {"now", svc, {}, &t.datetime},
+        {"complex", svc, {{"obj", &t.persons}}, &t.persons},
+        {"fail", svc, {}, &t.nil, true},
+        {"getRate",
+         "urn:demo1:exchange",
+         {{"country1", &t.string}, {"country2", &t.string}},
+         &t.floating},
+        {"respond", svc, {{"wordcount", &t.integer}, {"delay", &t.integer}}, &t.document},
+        {"sendString", svc, {{"s", &t.string}}, &t.nil},
+        {"receiveString", svc, {{"length", &t.integer}}, &t.string},
+        {"sendInt", svc, {{"i", &t.integer}}, &t.nil},
+        {"getChain", svc, {}, &t.chain},
+        {"echoInts", svc, {{"values", &t.ints}}, &t.ints},
+        {"echoDoubles", svc, {{"values", &t.doubles}}, &t.doubles},
+        {"echoStrings", svc, {{"values", &t.strings}}, &t.strings},
+        {"echoBase64", svc, {{"data", &t.base64}}, &t.base64},
+    };
+    c.structs_ = {&t.person_def, &t.paragraph_def, &t.document_def, &t.chain_step_def};
+    c.arrays_ = {&t.ints, &t.doubles, &t.strings, &t.persons, &t.chain};
+    return c;
+  }();
+  return contract;
+}
+
+}  // namespace sb::rpc
