@@ -116,8 +116,12 @@ class Document:
 
 def _write_node(node, out, depth, pretty):
     if isinstance(node, Text):
-        for kind, s in segments_of(node.value):
-            _check_chars(s, 'text')
+        v = node.value
+        if type(v) is str:  # fast path: plain text
+            out.append(v.replace('&', '&amp;').replace('<', '&lt;').replace('>', '&gt;'))
+            return
+        for kind, s in segments_of(v):
+            _check_chars(s, 'text')  # references could hide characters XML forbids
             out.append(_write_segment(kind, s, False))
         return
     if isinstance(node, Comment):
@@ -138,6 +142,11 @@ def _write_node(node, out, depth, pretty):
     children = node.children
     if not children:
         out.append('/>')
+        return
+    if len(children) == 1 and type(children[0]) is Text and type(children[0].value) is str:
+        v = children[0].value  # fast path: a leaf with plain text
+        out.append('>%s</%s>' % (v.replace('&', '&amp;').replace('<', '&lt;')
+                                 .replace('>', '&gt;'), node.qname))
         return
     out.append('>')
     if pretty and not node.inline and not any(isinstance(c, Text) for c in children):
@@ -165,9 +174,9 @@ def serialize(doc, pretty=True):
         out.append(sep)
     _write_node(doc.root, out, 0, pretty)
     out.append(sep)
-    data = ''.join(out).encode('utf-8')
-    assert b'\r' not in data
-    return data
+    text = ''.join(out)
+    _check_chars(text, 'document')  # once for all text and attributes: no CR, no C0 etc.
+    return text.encode('utf-8')
 
 
 def _is_xmlns(q):
@@ -178,50 +187,44 @@ def digest(doc):
     """Digest of the document per docs/corpus.md, from the tree."""
     buf = bytearray()
     counts = {'elements': 0, 'attributes': 0, 'text_bytes': 0}
-    names = {}
+    starts, ends = {}, {}  # qname -> b'S' qname NUL / b'E' qname NUL
 
-    def name(q):
-        b = names.get(q)
-        if b is None:
-            b = names[q] = q.encode('utf-8') + b'\0'
-        return b
-
-    def flush(run):
-        s = ''.join(run)
-        run.clear()
+    def text(s):
         if not s:
             return
         if not s.strip(_WS):
             raise ValueError('whitespace-only text inside an element: %r' % s)
         b = s.encode('utf-8')
-        buf.extend(b'T')
-        buf.extend(b)
-        buf.extend(b'\0')
+        buf.extend(b'T' + b + b'\0')
         counts['text_bytes'] += len(b)
 
     def walk(e):
+        q = e.qname
+        tag = starts.get(q)
+        if tag is None:
+            tag = starts[q] = b'S' + q.encode('utf-8') + b'\0'
+            ends[q] = b'E' + q.encode('utf-8') + b'\0'
+        buf.extend(tag)
         counts['elements'] += 1
-        buf.extend(b'S')
-        buf.extend(name(e.qname))
-        attrs = [(q.encode('utf-8'), str(v)) for q, v in e.attrs if not _is_xmlns(q)]
-        attrs.sort()
-        for q, v in attrs:
-            buf.extend(b'A')
-            buf.extend(q)
-            buf.extend(b'\0')
-            buf.extend(v.encode('utf-8'))
-            buf.extend(b'\0')
-        counts['attributes'] += len(attrs)
-        run = []
-        for c in e.children:
-            if isinstance(c, Text):
-                run.append(str(c.value))
-            elif isinstance(c, Element):
-                flush(run)
-                walk(c)
-        flush(run)
-        buf.extend(b'E')
-        buf.extend(name(e.qname))
+        if e.attrs:
+            attrs = sorted((k.encode('utf-8'), str(v)) for k, v in e.attrs if not _is_xmlns(k))
+            for k, v in attrs:
+                buf.extend(b'A' + k + b'\0' + v.encode('utf-8') + b'\0')
+            counts['attributes'] += len(attrs)
+        kids = e.children
+        if len(kids) == 1 and type(kids[0]) is Text:  # fast path: a leaf with text
+            text(str(kids[0].value))
+        else:
+            run = []  # character data since the last markup (comments do not end it)
+            for c in kids:
+                if type(c) is Text:
+                    run.append(str(c.value))
+                elif type(c) is Element:
+                    text(''.join(run))
+                    run = []
+                    walk(c)
+            text(''.join(run))
+        buf.extend(ends[q])
 
     walk(doc.root)
     counts['hash'] = hex64(fnv1a64(buf))
