@@ -119,6 +119,7 @@ bool XmlDecoder::start_element(std::string_view qname, XmlAttributes attributes)
   std::string_view prefix;
   const std::string_view local = local_part(qname, &prefix);
   const std::string_view uri = resolve(prefix);
+  qname_prefix_ = prefix;
   bool ok = false;
   if (frames_.empty()) {
     if (seen_root_) return fail(fault::parse_error, "a second root element");
@@ -253,6 +254,11 @@ bool XmlDecoder::open_soap(FrameState& parent, std::string_view local, std::stri
         return fail(fault::method_not_found, "method not found: " + std::string(local));
       }
       operation_ = op;
+      // A document/literal wrapper is declared in the default namespace (unprefixed); rpc
+      // styles prefix the operation element. Decisive when the element has no children.
+      if (family_ == Family::soap11_rpc_literal && !uri.empty() && qname_prefix_.empty()) {
+        family_ = Family::soap11_doc_literal;
+      }
       out_->kind = response ? MessageKind::response : MessageKind::call;
       out_->method = std::string(op->name);
       if (has_encoding_style()) encoded_ = true;

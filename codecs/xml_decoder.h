@@ -135,6 +135,7 @@ class XmlDecoder {
   std::unordered_map<std::string, std::size_t> capture_index_;  // id → captures_ index
   std::vector<std::string> active_refs_;  // ids being expanded (cycle detection)
   std::size_t expansions_ = 0;            // references expanded in this message
+  std::string_view qname_prefix_;         // prefix of the element being opened (valid in open_*)
   bool has_references_ = false;           // SOAP: an href placeholder was created
   bool result_seen_ = false;              // XML-RPC response: its one param was read
   std::vector<const Type*> param_types_;  // SOAP call: the type of each param read, in order

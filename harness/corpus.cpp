@@ -1,5 +1,6 @@
 #include "harness/corpus.h"
 
+#include <openssl/evp.h>
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <zlib.h>
@@ -66,6 +67,26 @@ std::string CorpusEntry::name() const {
   return family + "/" + operation + (tag.empty() ? "" : "." + tag) + "." + direction;
 }
 
+std::string sha256_hex(std::string_view bytes) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) {
+    out += kHex[md[i] >> 4];
+    out += kHex[md[i] & 15];
+  }
+  return out;
+}
+
+bool CorpusEntry::canonical_matches(std::string_view json) const {
+  if (!canonical_sha256.empty()) {
+    return json.size() == canonical_bytes && sha256_hex(json) == canonical_sha256;
+  }
+  return !canonical.empty() && json == canonical;
+}
+
 bool CorpusEntry::in_set(std::string_view set) const {
   for (const std::string& s : sets) {
     if (s == set) return true;
@@ -110,6 +131,8 @@ Corpus Corpus::load(const std::filesystem::path& dir) {
     e.size = get_u64(v, "size");
     e.bytes = get_u64(v, "bytes");
     e.canonical = get_string(v, "canonical");
+    e.canonical_sha256 = get_string(v, "canonical_sha256");
+    e.canonical_bytes = get_u64(v, "canonical_bytes");
     if (auto it = v.FindMember("hostile"); it != v.MemberEnd() && it->value.IsBool()) {
       e.hostile = it->value.GetBool();
     }

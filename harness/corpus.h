@@ -15,23 +15,30 @@ namespace sb {
 struct CorpusEntry {
   std::string path;    // relative to the corpus directory
   std::string family;  // "xmlrpc", "soap11-rpc-encoded", …, "jsonrpc"; may be empty for hostile
-  Format format = Format::xml;    // xml or json
-  std::string operation;          // service operation ("getRate"); empty for hostile files
-  std::string direction;          // "call", "response" or "fault"
-  std::string tag;                // size or variant tag, may be empty
-  std::vector<std::string> sets;  // "seed", "sweep", "variant"
-  std::uint64_t size = 0;         // nominal sweep size (bytes or elements), 0 when not a sweep
-  std::uint64_t bytes = 0;        // uncompressed size
-  std::optional<Digest> digest;   // expected digest (non-hostile)
-  std::string canonical;          // expected canonical JSON (non-hostile)
-  bool hostile = false;           // a malformed or attack document
-  std::string error_class;        // hostile only: what is wrong with it
-  std::string note;               // hostile only: one line
+  Format format = Format::xml;        // xml or json
+  std::string operation;              // service operation ("getRate"); empty for hostile files
+  std::string direction;              // "call", "response" or "fault"
+  std::string tag;                    // size or variant tag, may be empty
+  std::vector<std::string> sets;      // "seed", "sweep", "variant"
+  std::uint64_t size = 0;             // nominal sweep size (bytes or elements), 0 when not a sweep
+  std::uint64_t bytes = 0;            // uncompressed size
+  std::optional<Digest> digest;       // expected digest (non-hostile)
+  std::string canonical;              // expected canonical JSON (non-hostile, up to 4096 bytes)
+  std::string canonical_sha256;       // longer lines: SHA-256 of the canonical JSON, lowercase hex
+  std::uint64_t canonical_bytes = 0;  // longer lines: its length
+  bool hostile = false;               // a malformed or attack document
+  std::string error_class;            // hostile only: what is wrong with it
+  std::string note;                   // hostile only: one line
 
   // "<family>/<operation>[.<tag>].<direction>" (hostile: the path without extension).
   std::string name() const;
   bool in_set(std::string_view set) const;
+  // True when `json` is the expected canonical JSON (compared by hash for long lines).
+  bool canonical_matches(std::string_view json) const;
 };
+
+// SHA-256 of bytes, lowercase hex.
+std::string sha256_hex(std::string_view bytes);
 
 class Corpus {
  public:

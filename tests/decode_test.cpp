@@ -43,7 +43,9 @@ TEST_P(DecodeTest, CanonicalEqualsManifest) {
     DecodeReport report;
     Status s = adapter->decode(buffer, context, message, report);
     ASSERT_TRUE(s.ok()) << e.path << ": " << s.describe();
-    EXPECT_EQ(rpc::to_canonical_json(message), e.canonical) << e.path;
+    const std::string json = rpc::to_canonical_json(message);
+    EXPECT_TRUE(e.canonical_matches(json)) << e.path << "\n  got:      " << json.substr(0, 300)
+                                           << "\n  expected: " << e.canonical.substr(0, 300);
     // Detected family; SOAP faults do not show their style.
     if (e.direction != "fault" || !e.family.starts_with("soap11")) {
       EXPECT_EQ(rpc::family_name(report.family), e.family) << e.path;

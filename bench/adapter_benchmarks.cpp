@@ -1,0 +1,209 @@
+#include "bench/adapter_benchmarks.h"
+
+#include <cstring>
+#include <vector>
+
+#include "codecs/canonical_json.h"
+#include "harness/alloc_counter.h"
+#include "harness/bench_input.h"
+#include "parsers/reference_calls.h"
+
+namespace sb::bench {
+
+namespace {
+
+// Messages per second and bytes per second, the same for every kind of benchmark.
+void set_rates(benchmark::State& state, std::size_t bytes) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(bytes));
+  state.counters["msgs_per_s"] =
+      benchmark::Counter(1, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Runs the level once on buf; returns "" when the result matches the manifest.
+std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, MessageBuffer& buf) {
+  switch (level) {
+    case Level::parse: {
+      Status s = adapter.parse(buf);
+      return s.ok() ? "" : "parse failed: " + s.describe();
+    }
+    case Level::walk: {
+      Digest d;
+      Status s = adapter.walk(buf, d);
+      if (!s.ok()) return "walk failed: " + s.describe();
+      if (!file.digest) return "no digest in the manifest";
+      if (adapter.info().digest_exempt) {
+        // Fastest modes skip entity decoding: only the structure must match.
+        if (d.elements != file.digest->elements || d.attributes != file.digest->attributes ||
+            d.objects != file.digest->objects || d.arrays != file.digest->arrays) {
+          return "structure differs from the manifest: " + d.to_json();
+        }
+        return "";
+      }
+      return d == *file.digest ? "" : "digest " + d.to_json() + " != manifest " + file.digest->to_json();
+    }
+    case Level::decode: {
+      rpc::Message m;
+      rpc::DecodeContext ctx;
+      ctx.method = file.operation;
+      DecodeReport report;
+      Status s = adapter.decode(buf, ctx, m, report);
+      if (!s.ok()) return "decode failed: " + s.describe();
+      const std::string json = rpc::to_canonical_json(m);
+      return file.canonical_matches(json) ? "" : "canonical JSON differs from the manifest";
+    }
+  }
+  return "unknown level";
+}
+
+}  // namespace
+
+const char* level_name(Level level) {
+  switch (level) {
+    case Level::parse: return "parse";
+    case Level::walk: return "walk";
+    case Level::decode: return "decode";
+  }
+  return "?";
+}
+
+std::string bench_adapter_name(const AdapterInfo& info) {
+  std::string s = info.name;
+  for (char& c : s) {
+    if (c == '/') c = '-';
+  }
+  return s;
+}
+
+void adapter_benchmark(benchmark::State& state, Level level, const AdapterEntry& entry,
+                       const CorpusEntry& file, const std::string& bytes) {
+  std::unique_ptr<Adapter> adapter = entry.make(ParseLimits{});
+  BenchInput input(bytes);
+  // Correctness first: the parse/walk levels must also reproduce the digest (proof that the
+  // library read this file correctly); decode must reproduce the canonical JSON.
+  for (Level check : {Level::walk, level}) {
+    if (check == Level::walk && level == Level::decode) continue;
+    std::string why = check_once(*adapter, check, file, input.copy(0));
+    input.restore_all();
+    if (!why.empty()) {
+      state.SkipWithError((entry.info().name + ": " + file.path + ": " + why).c_str());
+      return;
+    }
+  }
+  // Steady-state allocations of one message (the warm-up above filled any reused pools).
+  AllocStats allocs;
+  {
+    MessageBuffer& buf = input.copy(0);
+    Digest d;
+    rpc::Message m;
+    rpc::DecodeContext ctx;
+    ctx.method = file.operation;
+    DecodeReport report;
+    alloc_counting_begin();
+    switch (level) {
+      case Level::parse: (void)adapter->parse(buf); break;
+      case Level::walk: (void)adapter->walk(buf, d); break;
+      case Level::decode: (void)adapter->decode(buf, ctx, m, report); break;
+    }
+    allocs = alloc_counting_end();
+    input.restore_all();
+  }
+
+  const bool insitu = adapter->info().modifies_input;
+  const std::size_t copies = input.copies();
+  std::size_t i = 0;
+  // Every adapter cycles through the same ring of copies; in-situ ones get theirs restored
+  // in one batch per lap with the timer paused.
+  auto next = [&] {
+    if (++i == copies) {
+      i = 0;
+      if (insitu) {
+        state.PauseTiming();
+        input.restore_all();
+        state.ResumeTiming();
+      }
+    }
+  };
+  switch (level) {
+    case Level::parse:
+      for (auto _ : state) {
+        Status s = adapter->parse(input.copy(i));
+        benchmark::DoNotOptimize(s);
+        next();
+      }
+      break;
+    case Level::walk: {
+      Digest d;
+      for (auto _ : state) {
+        Status s = adapter->walk(input.copy(i), d);
+        benchmark::DoNotOptimize(s);
+        benchmark::DoNotOptimize(d);
+        next();
+      }
+      break;
+    }
+    case Level::decode: {
+      rpc::Message m;
+      rpc::DecodeContext ctx;
+      ctx.method = file.operation;
+      DecodeReport report;
+      for (auto _ : state) {
+        Status s = adapter->decode(input.copy(i), ctx, m, report);
+        benchmark::DoNotOptimize(s);
+        benchmark::DoNotOptimize(m);
+        next();
+      }
+      break;
+    }
+  }
+  set_rates(state, bytes.size());
+  if (alloc_counting_available()) {
+    state.counters["allocs_per_msg"] = static_cast<double>(allocs.allocations);
+    state.counters["peak_heap_bytes"] = static_cast<double>(allocs.peak_bytes);
+  }
+}
+
+void memcpy_floor(benchmark::State& state, const std::string& bytes) {
+  std::vector<char> dst(bytes.size() + 1);
+  for (auto _ : state) {
+    std::memcpy(dst.data(), bytes.data(), bytes.size());
+    benchmark::ClobberMemory();
+  }
+  set_rates(state, bytes.size());
+}
+
+void memchr_floor(benchmark::State& state, const CorpusEntry& file, const std::string& bytes) {
+  const char needle = file.format == Format::xml ? '<' : '"';
+  for (auto _ : state) {
+    std::size_t count = 0;
+    const char* p = bytes.data();
+    const char* end = p + bytes.size();
+    while ((p = static_cast<const char*>(std::memchr(p, needle, static_cast<std::size_t>(end - p)))) != nullptr) {
+      ++count;
+      ++p;
+    }
+    benchmark::DoNotOptimize(count);
+  }
+  set_rates(state, bytes.size());
+}
+
+void direct_benchmark(benchmark::State& state, const std::string& library, const CorpusEntry& file,
+                      const std::string& bytes) {
+  (void)file;
+  ReferenceParser parser(library);
+  BenchInput input(bytes);
+  if (!parser.parse(input.copy(0))) {
+    state.SkipWithError((library + " direct call failed on " + file.path).c_str());
+    return;
+  }
+  const std::size_t copies = input.copies();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    bool ok = parser.parse(input.copy(i));
+    benchmark::DoNotOptimize(ok);
+    if (++i == copies) i = 0;
+  }
+  set_rates(state, bytes.size());
+}
+
+}  // namespace sb::bench

@@ -1,0 +1,37 @@
+// Benchmark bodies for bench/parse_bench: one function per kind of benchmark. Each checks its
+// result against the corpus manifest BEFORE timing (a mismatch is SkipWithError) and never
+// asserts inside the timed loop.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "harness/corpus.h"
+#include "parsers/registry.h"
+
+namespace sb::bench {
+
+enum class Level { parse, walk, decode };
+
+// "parse", "walk", "decode".
+const char* level_name(Level level);
+
+// Adapter names in benchmark names: "pugixml/dom" → "pugixml-dom".
+std::string bench_adapter_name(const AdapterInfo& info);
+
+// One adapter at one level on one corpus file.
+void adapter_benchmark(benchmark::State& state, Level level, const AdapterEntry& entry,
+                       const CorpusEntry& file, const std::string& bytes);
+
+// Speed-of-light floors on the same bytes: memcpy of the message, and a memchr scan for the
+// format's most frequent markup byte ('<' for XML, '"' for JSON).
+void memcpy_floor(benchmark::State& state, const std::string& bytes);
+void memchr_floor(benchmark::State& state, const CorpusEntry& file, const std::string& bytes);
+
+// The library called directly, without the adapter, in the same mode as its dom adapter
+// (parsers/reference_calls.h); `library` is "pugixml" or "libxml2".
+void direct_benchmark(benchmark::State& state, const std::string& library, const CorpusEntry& file,
+                      const std::string& bytes);
+
+}  // namespace sb::bench

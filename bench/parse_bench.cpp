@@ -1,0 +1,298 @@
+// parse_bench: every adapter × corpus file × level (parse, walk, decode), with speed-of-light
+// floors, direct-call references and the classic 2001 DOM-versus-pull experiment, in one run.
+// Benchmark names: level/adapter/family/file, e.g. decode/pugixml-dom/soap11-rpc-encoded/getRate.call.
+#include <benchmark/benchmark.h>
+#include <fmt/core.h>
+
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/adapter_benchmarks.h"
+#include "bench/summary_reporter.h"
+#include "harness/corpus.h"
+#include "harness/run_context.h"
+#include "parsers/registry.h"
+
+namespace sb::bench {
+namespace {
+
+// Command-line options of our own (Google Benchmark's --benchmark_* flags pass through).
+struct Options {
+  std::string set = "default";  // default | full | sweep | classic
+  std::string corpus;           // corpus directory ("" = default_corpus_dir())
+  bool pin = true;              // pin to one CPU
+  bool verbose = false;         // print Google Benchmark's table as well
+};
+
+void print_help() {
+  std::printf(
+      "parse_bench: parse/walk/decode cost of every parser adapter on the soapbench corpus\n\n"
+      "  --set=NAME        default (seed messages at decode; 1KB/64KB/1MB sweep at parse, walk and\n"
+      "                    decode; floors; direct references; classic), full (every corpus file at\n"
+      "                    every level), sweep (every sweep size), classic (2001 DOM vs pull only)\n"
+      "  --corpus=DIR      corpus directory (default: $SOAPBENCH_CORPUS or the source tree's corpus/)\n"
+      "  --no-pin          do not pin to one CPU\n"
+      "  --verbose         print Google Benchmark's result table too\n\n"
+      "Google Benchmark flags (--benchmark_filter, --benchmark_out, --benchmark_repetitions,\n"
+      "--benchmark_min_time in plain seconds, ...) are accepted as usual:\n\n");
+  benchmark::PrintDefaultHelp();
+}
+
+Options parse_options(int* argc, char** argv) {
+  Options o;
+  int out = 1;
+  for (int i = 1; i < *argc; ++i) {
+    std::string_view a = argv[i];
+    if (a.starts_with("--set=")) {
+      o.set = a.substr(6);
+    } else if (a.starts_with("--corpus=")) {
+      o.corpus = a.substr(9);
+    } else if (a == "--no-pin") {
+      o.pin = false;
+    } else if (a == "--verbose") {
+      o.verbose = true;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  *argc = out;
+  return o;
+}
+
+// The file name part of a benchmark name: "getRate.call".
+std::string file_part(const CorpusEntry& e) {
+  const std::string n = e.name();
+  return n.substr(n.find('/') + 1);
+}
+
+// Holds the bytes of every registered file for the life of the run.
+std::deque<std::string>& file_store() {
+  static std::deque<std::string> store;
+  return store;
+}
+
+class Registrar {
+ public:
+  explicit Registrar(const Corpus& corpus) : corpus_(corpus) {}
+
+  // Registers level × every adapter of the file's format, plus the file's floors (once).
+  void adapters(const CorpusEntry& e, Level level) {
+    const std::string& bytes = bytes_of(e);
+    for (const AdapterEntry& a : sb::adapters()) {
+      if (a.info().format != e.format) continue;
+      const std::string name = std::string(level_name(level)) + "/" + bench_adapter_name(a.info()) +
+                               "/" + e.family + "/" + file_part(e);
+      if (!names_.insert(name).second) continue;
+      benchmark::RegisterBenchmark(name.c_str(), [level, &a, &e, &bytes](benchmark::State& s) {
+        adapter_benchmark(s, level, a, e, bytes);
+      });
+    }
+    floors(e);
+  }
+
+  // The direct-call references for the libraries that have one.
+  void direct(const CorpusEntry& e) {
+    if (e.format != Format::xml) return;
+    const std::string& bytes = bytes_of(e);
+    for (const char* lib : {"pugixml", "libxml2"}) {
+      if (find_adapter(std::string(lib) + "/dom") == nullptr) continue;
+      const std::string name = std::string("parse/") + lib + "-dom-direct/" + e.family + "/" + file_part(e);
+      if (!names_.insert(name).second) continue;
+      const std::string library = lib;
+      benchmark::RegisterBenchmark(name.c_str(), [library, &e, &bytes](benchmark::State& s) {
+        direct_benchmark(s, library, e, bytes);
+      });
+    }
+  }
+
+  // The 2001 experiment: the getRate envelope decoded 100,000 times by every XML adapter.
+  void classic() {
+    const CorpusEntry* e = corpus_.find("soap11-rpc-encoded/getRate.call.xml");
+    if (e == nullptr) return;
+    const std::string& bytes = bytes_of(*e);
+    for (const AdapterEntry& a : sb::adapters()) {
+      if (a.info().format != Format::xml || a.info().digest_exempt) continue;
+      const std::string name = "classic/" + bench_adapter_name(a.info()) + "/" + e->family + "/" + file_part(*e);
+      benchmark::RegisterBenchmark(name.c_str(), [&a, e, &bytes](benchmark::State& s) {
+        adapter_benchmark(s, Level::decode, a, *e, bytes);
+      })->Iterations(100000)->Unit(benchmark::kMicrosecond);
+      names_.insert(name);
+    }
+  }
+
+  std::size_t count() const { return names_.size(); }
+
+ private:
+  void floors(const CorpusEntry& e) {
+    const std::string& bytes = bytes_of(e);
+    const std::string suffix = "/" + e.family + "/" + file_part(e);
+    if (names_.insert("floor/memcpy" + suffix).second) {
+      benchmark::RegisterBenchmark(("floor/memcpy" + suffix).c_str(),
+                                   [&bytes](benchmark::State& s) { memcpy_floor(s, bytes); });
+    }
+    if (names_.insert("floor/memchr" + suffix).second) {
+      benchmark::RegisterBenchmark(("floor/memchr" + suffix).c_str(), [&e, &bytes](benchmark::State& s) {
+        memchr_floor(s, e, bytes);
+      });
+    }
+  }
+
+  const std::string& bytes_of(const CorpusEntry& e) {
+    auto it = loaded_.find(&e);
+    if (it != loaded_.end()) return *it->second;
+    file_store().push_back(corpus_.read(e));
+    loaded_[&e] = &file_store().back();
+    return file_store().back();
+  }
+
+  const Corpus& corpus_;                                         // the manifest and files
+  std::set<std::string> names_;                                  // registered benchmark names
+  std::map<const CorpusEntry*, const std::string*> loaded_;      // file bytes, read once
+};
+
+bool default_sweep_tag(const std::string& tag) { return tag == "1KB" || tag == "64KB" || tag == "1MB"; }
+
+void register_set(Registrar& r, const Corpus& corpus, const std::string& set) {
+  for (const CorpusEntry& e : corpus.entries()) {
+    if (e.hostile) continue;
+    const bool seed = e.in_set("seed");
+    const bool respond_sweep = e.in_set("sweep") && e.operation == "respond" && e.direction == "response";
+    if (set == "full") {
+      for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
+      r.direct(e);
+    } else if (set == "sweep") {
+      if (respond_sweep || (e.in_set("sweep") && e.direction == "call")) {
+        for (Level l : {Level::parse, Level::decode}) r.adapters(e, l);
+        r.direct(e);
+      }
+    } else if (set == "default") {
+      if (seed) r.adapters(e, Level::decode);
+      if (respond_sweep && default_sweep_tag(e.tag)) {
+        for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
+        r.direct(e);
+      }
+    }
+  }
+  r.classic();
+}
+
+// The one-screen summary printed after the run.
+void print_summary(const std::map<std::string, RunResult>& results) {
+  auto time_of = [&](const std::string& name) -> double {
+    auto it = results.find(name);
+    return it == results.end() ? 0.0 : it->second.ns_per_iter;
+  };
+  const char* kFile = "complex.call";
+  const std::vector<std::pair<std::string, std::string>> families = {
+      {"xmlrpc", "xmlrpc"},          {"soap11-rpc-encoded", "s11-enc"}, {"soap11-rpc-literal", "s11-lit"},
+      {"soap11-doc-literal", "s11-doc"}, {"soap12-doc-literal", "s12-doc"}, {"jsonrpc", "jsonrpc"}};
+  std::printf("\n== decode of %s: time relative to the fastest adapter (1.00), (× the memcpy floor) ==\n",
+              kFile);
+  std::printf("%-22s", "adapter");
+  for (const auto& f : families) std::printf(" %14s", f.second.c_str());
+  std::printf("\n");
+  std::map<std::string, double> fastest;
+  for (const auto& f : families) {
+    double best = 0;
+    for (const AdapterEntry& a : adapters()) {
+      const double t = time_of("decode/" + bench_adapter_name(a.info()) + "/" + f.first + "/" + kFile);
+      if (t > 0 && (best == 0 || t < best)) best = t;
+    }
+    fastest[f.first] = best;
+  }
+  for (const AdapterEntry& a : adapters()) {
+    const std::string an = bench_adapter_name(a.info());
+    bool any = false;
+    std::string line = fmt::format("{:<22}", an);
+    for (const auto& f : families) {
+      const double t = time_of("decode/" + an + "/" + f.first + "/" + kFile);
+      const double floor = time_of("floor/memcpy/" + f.first + "/" + kFile);
+      if (t > 0 && fastest[f.first] > 0) {
+        any = true;
+        line += fmt::format(" {:>6.2f} ({:>4.0f}×)", t / fastest[f.first], floor > 0 ? t / floor : 0.0);
+      } else {
+        line += fmt::format(" {:>14}", "-");
+      }
+    }
+    if (any) std::printf("%s\n", line.c_str());
+  }
+  std::printf("%-22s", "fastest (µs)");
+  for (const auto& f : families) std::printf(" %14.2f", fastest[f.first] / 1000);
+  std::printf("\n");
+
+  // The 2001 experiment.
+  std::vector<std::pair<double, std::string>> classic;
+  for (const auto& [name, r] : results) {
+    if (name.starts_with("classic/")) classic.emplace_back(r.ns_per_iter, name.substr(8, name.find('/', 8) - 8));
+  }
+  std::sort(classic.begin(), classic.end());
+  if (!classic.empty()) {
+    std::printf("\n== 2001 DOM vs pull, now: getRate envelope decoded 100,000 times (2001: 740 µs DOM, "
+                "150 µs pull, 450 MHz) ==\n");
+    std::printf("%-22s %10s %12s %14s %14s\n", "adapter", "µs/iter", "iter/s", "× faster DOM", "× faster pull");
+    for (const auto& [ns, an] : classic) {
+      std::printf("%-22s %10.2f %12.0f %14.0f %14.0f\n", an.c_str(), ns / 1000, 1e9 / ns, 740e3 / ns, 150e3 / ns);
+    }
+  }
+
+  // Adapter overhead over direct library calls, parse level, same files.
+  for (const char* lib : {"pugixml", "libxml2"}) {
+    double log_sum = 0;
+    int n = 0;
+    const std::string direct_prefix = std::string("parse/") + lib + "-dom-direct/";
+    for (const auto& [name, r] : results) {
+      if (!name.starts_with(direct_prefix)) continue;
+      const std::string rest = name.substr(direct_prefix.size());
+      const double adapter_time = time_of(std::string("parse/") + lib + "-dom/" + rest);
+      if (adapter_time > 0 && r.ns_per_iter > 0) {
+        log_sum += std::log(adapter_time / r.ns_per_iter);
+        ++n;
+      }
+    }
+    if (n > 0) {
+      std::printf("\nadapter overhead, %s/dom vs direct calls (parse level, geometric mean of %d files): %+.1f%%",
+                  lib, n, (std::exp(log_sum / n) - 1) * 100);
+    }
+  }
+  std::printf("\n");
+}
+
+}  // namespace
+}  // namespace sb::bench
+
+int main(int argc, char** argv) {
+  using namespace sb;
+  using namespace sb::bench;
+  Options opt = parse_options(&argc, argv);
+  benchmark::Initialize(&argc, argv, print_help);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (opt.set != "default" && opt.set != "full" && opt.set != "sweep" && opt.set != "classic") {
+    std::fprintf(stderr, "parse_bench: unknown --set=%s (default, full, sweep, classic)\n", opt.set.c_str());
+    return 1;
+  }
+  Corpus corpus;
+  try {
+    corpus = Corpus::load(opt.corpus.empty() ? default_corpus_dir() : std::filesystem::path(opt.corpus));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "parse_bench: %s\n", e.what());
+    return 1;
+  }
+  for (const auto& [k, v] : run_context()) benchmark::AddCustomContext(k, v);
+  benchmark::AddCustomContext("bench_set", opt.set);
+  if (opt.pin) {
+    const int cpu = pin_to_one_cpu();
+    benchmark::AddCustomContext("pinned_cpu", cpu >= 0 ? std::to_string(cpu) : "none");
+  }
+  Registrar registrar(corpus);
+  register_set(registrar, corpus, opt.set);
+  SummaryReporter reporter(registrar.count(), opt.verbose);
+  reporter.on_finish(print_summary);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return reporter.errors() > 0 ? 1 : 0;
+}
