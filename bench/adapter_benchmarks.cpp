@@ -40,7 +40,8 @@ std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, M
         }
         return "";
       }
-      return d == *file.digest ? "" : "digest " + d.to_json() + " != manifest " + file.digest->to_json();
+      return d == *file.digest ? ""
+                               : "digest " + d.to_json() + " != manifest " + file.digest->to_json();
     }
     case Level::decode: {
       rpc::Message m;
@@ -60,9 +61,12 @@ std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, M
 
 const char* level_name(Level level) {
   switch (level) {
-    case Level::parse: return "parse";
-    case Level::walk: return "walk";
-    case Level::decode: return "decode";
+    case Level::parse:
+      return "parse";
+    case Level::walk:
+      return "walk";
+    case Level::decode:
+      return "decode";
   }
   return "?";
 }
@@ -101,9 +105,15 @@ void adapter_benchmark(benchmark::State& state, Level level, const AdapterEntry&
     DecodeReport report;
     alloc_counting_begin();
     switch (level) {
-      case Level::parse: (void)adapter->parse(buf); break;
-      case Level::walk: (void)adapter->walk(buf, d); break;
-      case Level::decode: (void)adapter->decode(buf, ctx, m, report); break;
+      case Level::parse:
+        (void)adapter->parse(buf);
+        break;
+      case Level::walk:
+        (void)adapter->walk(buf, d);
+        break;
+      case Level::decode:
+        (void)adapter->decode(buf, ctx, m, report);
+        break;
     }
     allocs = alloc_counting_end();
     input.restore_all();
@@ -178,7 +188,8 @@ void memchr_floor(benchmark::State& state, const CorpusEntry& file, const std::s
     std::size_t count = 0;
     const char* p = bytes.data();
     const char* end = p + bytes.size();
-    while ((p = static_cast<const char*>(std::memchr(p, needle, static_cast<std::size_t>(end - p)))) != nullptr) {
+    while ((p = static_cast<const char*>(
+                std::memchr(p, needle, static_cast<std::size_t>(end - p)))) != nullptr) {
       ++count;
       ++p;
     }

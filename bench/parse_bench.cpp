@@ -1,6 +1,7 @@
 // parse_bench: every adapter × corpus file × level (parse, walk, decode), with speed-of-light
 // floors, direct-call references and the classic 2001 DOM-versus-pull experiment, in one run.
-// Benchmark names: level/adapter/family/file, e.g. decode/pugixml-dom/soap11-rpc-encoded/getRate.call.
+// Benchmark names: level/adapter/family/file, e.g.
+// decode/pugixml-dom/soap11-rpc-encoded/getRate.call.
 #include <benchmark/benchmark.h>
 #include <fmt/core.h>
 
@@ -32,10 +33,14 @@ struct Options {
 void print_help() {
   std::printf(
       "parse_bench: parse/walk/decode cost of every parser adapter on the soapbench corpus\n\n"
-      "  --set=NAME        default (seed messages at decode; 1KB/64KB/1MB sweep at parse, walk and\n"
-      "                    decode; floors; direct references; classic), full (every corpus file at\n"
-      "                    every level), sweep (every sweep size), classic (2001 DOM vs pull only)\n"
-      "  --corpus=DIR      corpus directory (default: $SOAPBENCH_CORPUS or the source tree's corpus/)\n"
+      "  --set=NAME        default (seed messages at decode; 1KB/64KB/1MB sweep at parse, walk "
+      "and\n"
+      "                    decode; floors; direct references; classic), full (every corpus file "
+      "at\n"
+      "                    every level), sweep (every sweep size), classic (2001 DOM vs pull "
+      "only)\n"
+      "  --corpus=DIR      corpus directory (default: $SOAPBENCH_CORPUS or the source tree's "
+      "corpus/)\n"
       "  --no-pin          do not pin to one CPU\n"
       "  --verbose         print Google Benchmark's result table too\n\n"
       "Google Benchmark flags (--benchmark_filter, --benchmark_out, --benchmark_repetitions,\n"
@@ -101,7 +106,8 @@ class Registrar {
     const std::string& bytes = bytes_of(e);
     for (const char* lib : {"pugixml", "libxml2"}) {
       if (find_adapter(std::string(lib) + "/dom") == nullptr) continue;
-      const std::string name = std::string("parse/") + lib + "-dom-direct/" + e.family + "/" + file_part(e);
+      const std::string name =
+          std::string("parse/") + lib + "-dom-direct/" + e.family + "/" + file_part(e);
       if (!names_.insert(name).second) continue;
       const std::string library = lib;
       benchmark::RegisterBenchmark(name.c_str(), [library, &e, &bytes](benchmark::State& s) {
@@ -117,10 +123,14 @@ class Registrar {
     const std::string& bytes = bytes_of(*e);
     for (const AdapterEntry& a : sb::adapters()) {
       if (a.info().format != Format::xml || a.info().digest_exempt) continue;
-      const std::string name = "classic/" + bench_adapter_name(a.info()) + "/" + e->family + "/" + file_part(*e);
-      benchmark::RegisterBenchmark(name.c_str(), [&a, e, &bytes](benchmark::State& s) {
-        adapter_benchmark(s, Level::decode, a, *e, bytes);
-      })->Iterations(100000)->Unit(benchmark::kMicrosecond);
+      const std::string name =
+          "classic/" + bench_adapter_name(a.info()) + "/" + e->family + "/" + file_part(*e);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [&a, e, &bytes](benchmark::State& s) {
+                                     adapter_benchmark(s, Level::decode, a, *e, bytes);
+                                   })
+          ->Iterations(100000)
+          ->Unit(benchmark::kMicrosecond);
       names_.insert(name);
     }
   }
@@ -136,9 +146,9 @@ class Registrar {
                                    [&bytes](benchmark::State& s) { memcpy_floor(s, bytes); });
     }
     if (names_.insert("floor/memchr" + suffix).second) {
-      benchmark::RegisterBenchmark(("floor/memchr" + suffix).c_str(), [&e, &bytes](benchmark::State& s) {
-        memchr_floor(s, e, bytes);
-      });
+      benchmark::RegisterBenchmark(
+          ("floor/memchr" + suffix).c_str(),
+          [&e, &bytes](benchmark::State& s) { memchr_floor(s, e, bytes); });
     }
   }
 
@@ -150,18 +160,21 @@ class Registrar {
     return file_store().back();
   }
 
-  const Corpus& corpus_;                                         // the manifest and files
-  std::set<std::string> names_;                                  // registered benchmark names
-  std::map<const CorpusEntry*, const std::string*> loaded_;      // file bytes, read once
+  const Corpus& corpus_;                                     // the manifest and files
+  std::set<std::string> names_;                              // registered benchmark names
+  std::map<const CorpusEntry*, const std::string*> loaded_;  // file bytes, read once
 };
 
-bool default_sweep_tag(const std::string& tag) { return tag == "1KB" || tag == "64KB" || tag == "1MB"; }
+bool default_sweep_tag(const std::string& tag) {
+  return tag == "1KB" || tag == "64KB" || tag == "1MB";
+}
 
 void register_set(Registrar& r, const Corpus& corpus, const std::string& set) {
   for (const CorpusEntry& e : corpus.entries()) {
     if (e.hostile) continue;
     const bool seed = e.in_set("seed");
-    const bool respond_sweep = e.in_set("sweep") && e.operation == "respond" && e.direction == "response";
+    const bool respond_sweep =
+        e.in_set("sweep") && e.operation == "respond" && e.direction == "response";
     if (set == "full") {
       for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
       r.direct(e);
@@ -189,10 +202,15 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   };
   const char* kFile = "complex.call";
   const std::vector<std::pair<std::string, std::string>> families = {
-      {"xmlrpc", "xmlrpc"},          {"soap11-rpc-encoded", "s11-enc"}, {"soap11-rpc-literal", "s11-lit"},
-      {"soap11-doc-literal", "s11-doc"}, {"soap12-doc-literal", "s12-doc"}, {"jsonrpc", "jsonrpc"}};
-  std::printf("\n== decode of %s: time relative to the fastest adapter (1.00), (× the memcpy floor) ==\n",
-              kFile);
+      {"xmlrpc", "xmlrpc"},
+      {"soap11-rpc-encoded", "s11-enc"},
+      {"soap11-rpc-literal", "s11-lit"},
+      {"soap11-doc-literal", "s11-doc"},
+      {"soap12-doc-literal", "s12-doc"},
+      {"jsonrpc", "jsonrpc"}};
+  std::printf(
+      "\n== decode of %s: time relative to the fastest adapter (1.00), (× the memcpy floor) ==\n",
+      kFile);
   std::printf("%-22s", "adapter");
   for (const auto& f : families) std::printf(" %14s", f.second.c_str());
   std::printf("\n");
@@ -200,7 +218,8 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   for (const auto& f : families) {
     double best = 0;
     for (const AdapterEntry& a : adapters()) {
-      const double t = time_of("decode/" + bench_adapter_name(a.info()) + "/" + f.first + "/" + kFile);
+      const double t =
+          time_of("decode/" + bench_adapter_name(a.info()) + "/" + f.first + "/" + kFile);
       if (t > 0 && (best == 0 || t < best)) best = t;
     }
     fastest[f.first] = best;
@@ -214,7 +233,8 @@ void print_summary(const std::map<std::string, RunResult>& results) {
       const double floor = time_of("floor/memcpy/" + f.first + "/" + kFile);
       if (t > 0 && fastest[f.first] > 0) {
         any = true;
-        line += fmt::format(" {:>6.2f} ({:>4.0f}×)", t / fastest[f.first], floor > 0 ? t / floor : 0.0);
+        line +=
+            fmt::format(" {:>6.2f} ({:>4.0f}×)", t / fastest[f.first], floor > 0 ? t / floor : 0.0);
       } else {
         line += fmt::format(" {:>14}", "-");
       }
@@ -228,15 +248,19 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   // The 2001 experiment.
   std::vector<std::pair<double, std::string>> classic;
   for (const auto& [name, r] : results) {
-    if (name.starts_with("classic/")) classic.emplace_back(r.ns_per_iter, name.substr(8, name.find('/', 8) - 8));
+    if (name.starts_with("classic/"))
+      classic.emplace_back(r.ns_per_iter, name.substr(8, name.find('/', 8) - 8));
   }
   std::sort(classic.begin(), classic.end());
   if (!classic.empty()) {
-    std::printf("\n== 2001 DOM vs pull, now: getRate envelope decoded 100,000 times (2001: 740 µs DOM, "
-                "150 µs pull, 450 MHz) ==\n");
-    std::printf("%-22s %10s %12s %14s %14s\n", "adapter", "µs/iter", "iter/s", "× faster DOM", "× faster pull");
+    std::printf(
+        "\n== 2001 DOM vs pull, now: getRate envelope decoded 100,000 times (2001: 740 µs DOM, "
+        "150 µs pull, 450 MHz) ==\n");
+    std::printf("%-22s %10s %12s %14s %14s\n", "adapter", "µs/iter", "iter/s", "× faster DOM",
+                "× faster pull");
     for (const auto& [ns, an] : classic) {
-      std::printf("%-22s %10.2f %12.0f %14.0f %14.0f\n", an.c_str(), ns / 1000, 1e9 / ns, 740e3 / ns, 150e3 / ns);
+      std::printf("%-22s %10.2f %12.0f %14.0f %14.0f\n", an.c_str(), ns / 1000, 1e9 / ns,
+                  740e3 / ns, 150e3 / ns);
     }
   }
 
@@ -255,8 +279,10 @@ void print_summary(const std::map<std::string, RunResult>& results) {
       }
     }
     if (n > 0) {
-      std::printf("\nadapter overhead, %s/dom vs direct calls (parse level, geometric mean of %d files): %+.1f%%",
-                  lib, n, (std::exp(log_sum / n) - 1) * 100);
+      std::printf(
+          "\nadapter overhead, %s/dom vs direct calls (parse level, geometric mean of %d files): "
+          "%+.1f%%",
+          lib, n, (std::exp(log_sum / n) - 1) * 100);
     }
   }
   std::printf("\n");
@@ -272,12 +298,14 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   if (opt.set != "default" && opt.set != "full" && opt.set != "sweep" && opt.set != "classic") {
-    std::fprintf(stderr, "parse_bench: unknown --set=%s (default, full, sweep, classic)\n", opt.set.c_str());
+    std::fprintf(stderr, "parse_bench: unknown --set=%s (default, full, sweep, classic)\n",
+                 opt.set.c_str());
     return 1;
   }
   Corpus corpus;
   try {
-    corpus = Corpus::load(opt.corpus.empty() ? default_corpus_dir() : std::filesystem::path(opt.corpus));
+    corpus =
+        Corpus::load(opt.corpus.empty() ? default_corpus_dir() : std::filesystem::path(opt.corpus));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parse_bench: %s\n", e.what());
     return 1;

@@ -9,17 +9,22 @@ namespace {
 
 double to_ns(double t, benchmark::TimeUnit unit) {
   switch (unit) {
-    case benchmark::kNanosecond: return t;
-    case benchmark::kMicrosecond: return t * 1e3;
-    case benchmark::kMillisecond: return t * 1e6;
-    case benchmark::kSecond: return t * 1e9;
+    case benchmark::kNanosecond:
+      return t;
+    case benchmark::kMicrosecond:
+      return t * 1e3;
+    case benchmark::kMillisecond:
+      return t * 1e6;
+    case benchmark::kSecond:
+      return t * 1e9;
   }
   return t;
 }
 
 }  // namespace
 
-SummaryReporter::SummaryReporter(std::size_t total, bool verbose) : total_(total), verbose_(verbose) {}
+SummaryReporter::SummaryReporter(std::size_t total, bool verbose)
+    : total_(total), verbose_(verbose) {}
 
 bool SummaryReporter::ReportContext(const Context& context) {
   if (verbose_) return ConsoleReporter::ReportContext(context);
@@ -65,15 +70,17 @@ void SummaryReporter::Finalize() {
   std::sort(noisy_.begin(), noisy_.end(),
             [](const auto& a, const auto& b) { return a.second > b.second; });
   if (!noisy_.empty()) {
-    std::printf("\nWARNING: %zu benchmarks vary by more than 5%% across repetitions "
-                "(coefficient of variation); the noisiest:\n",
-                noisy_.size());
+    std::printf(
+        "\nWARNING: %zu benchmarks vary by more than 5%% across repetitions "
+        "(coefficient of variation); the noisiest:\n",
+        noisy_.size());
     for (std::size_t i = 0; i < noisy_.size() && i < 5; ++i) {
       std::printf("  cv %5.1f%%  %s\n", noisy_[i].second * 100, noisy_[i].first.c_str());
     }
   }
   if (on_finish_) on_finish_(results_);
-  if (errors_ > 0) std::printf("\n%zu benchmarks were skipped with an error (see above).\n", errors_);
+  if (errors_ > 0)
+    std::printf("\n%zu benchmarks were skipped with an error (see above).\n", errors_);
   std::fflush(stdout);
 }
 

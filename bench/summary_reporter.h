@@ -35,12 +35,12 @@ class SummaryReporter : public benchmark::ConsoleReporter {
   std::size_t errors() const { return errors_; }
 
  private:
-  std::size_t total_;                                 // benchmarks registered
-  bool verbose_;                                      // print Google Benchmark's own table too
-  std::size_t done_ = 0;                              // benchmarks reported so far
-  std::size_t errors_ = 0;                            // benchmarks skipped with an error
-  std::size_t last_percent_ = 101;                    // last progress percentage printed
-  std::map<std::string, RunResult> results_;          // by benchmark name
+  std::size_t total_;                                  // benchmarks registered
+  bool verbose_;                                       // print Google Benchmark's own table too
+  std::size_t done_ = 0;                               // benchmarks reported so far
+  std::size_t errors_ = 0;                             // benchmarks skipped with an error
+  std::size_t last_percent_ = 101;                     // last progress percentage printed
+  std::map<std::string, RunResult> results_;           // by benchmark name
   std::vector<std::pair<std::string, double>> noisy_;  // benchmarks with cv above 5%
   std::function<void(const std::map<std::string, RunResult>&)> on_finish_;  // summary printer
 };

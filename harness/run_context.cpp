@@ -60,8 +60,8 @@ std::string cpu_model() {
 }
 
 std::string machine_id() {
-  const std::string key = cpu_model() + "|" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
-                          "|" + cache_sizes() + "|" + compiler();
+  const std::string key = cpu_model() + "|" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + "|" +
+                          cache_sizes() + "|" + compiler();
   // FNV-1a 64, first 12 hex digits: short, stable, no dependency.
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : key) h = (h ^ c) * 0x100000001b3ULL;

@@ -22,7 +22,8 @@ std::string lower(std::string_view s) {
 std::string conform(Value& v, const rpc::Type& t, const std::string& where) {
   if (v.is_nil()) return "";  // nil is accepted for any type, as xsi:nil and JSON null allow
   auto mismatch = [&] {
-    return where + ": expected " + std::string(t.name) + ", got " + std::string(rpc::kind_name(v.kind()));
+    return where + ": expected " + std::string(t.name) + ", got " +
+           std::string(rpc::kind_name(v.kind()));
   };
   switch (t.kind) {
     case Kind::floating:
@@ -47,7 +48,8 @@ std::string conform(Value& v, const rpc::Type& t, const std::string& where) {
         if (!e.empty()) return e;
       }
       return "";
-    default: return v.kind() == t.kind ? "" : mismatch();
+    default:
+      return v.kind() == t.kind ? "" : mismatch();
   }
 }
 
@@ -77,8 +79,9 @@ std::string check_params(const rpc::Operation& op, std::vector<Value>& params) {
   for (const rpc::Param& p : op.params) required += p.optional ? 0 : 1;
   if (params.size() < required || params.size() > op.params.size()) {
     return std::string(op.name) + " takes " +
-           (required == op.params.size() ? std::to_string(required)
-                                         : std::to_string(required) + " to " + std::to_string(op.params.size())) +
+           (required == op.params.size()
+                ? std::to_string(required)
+                : std::to_string(required) + " to " + std::to_string(op.params.size())) +
            " params, got " + std::to_string(params.size());
   }
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -98,8 +101,8 @@ std::optional<double> Service::rate(std::string_view from, std::string_view to) 
     double value;
   };
   static constexpr Rate kRates[] = {
-      {"usa", "japan", 1.25},      {"usa", "uk", 0.79},        {"usa", "germany", 0.92},
-      {"uk", "usa", 1.27},         {"japan", "usa", 0.8},      {"germany", "usa", 1.09},
+      {"usa", "japan", 1.25}, {"usa", "uk", 0.79},   {"usa", "germany", 0.92},
+      {"uk", "usa", 1.27},    {"japan", "usa", 0.8}, {"germany", "usa", 1.09},
   };
   const std::string f = lower(from);
   const std::string t = lower(to);
@@ -152,14 +155,16 @@ DispatchResult Service::dispatch(const rpc::Message& call) const {
   const std::string_view m = call.method;
   for (std::size_t i = 0; i < params.size(); ++i) {
     if (nil_param(i) && m != "complex" && m != "echoArray" && !m.starts_with("echo")) {
-      out.response = make_fault(rpc::fault::invalid_params, "invalid params: " + std::string(op->params[i].name) + " is nil");
+      out.response = make_fault(rpc::fault::invalid_params,
+                                "invalid params: " + std::string(op->params[i].name) + " is nil");
       return out;
     }
   }
   if (m == "add") {
     const std::int64_t sum = std::int64_t{params[0].as_int()} + params[1].as_int();
     if (sum < INT32_MIN || sum > INT32_MAX) {
-      out.response = make_fault(rpc::fault::invalid_params, "invalid params: add overflows a 32-bit int");
+      out.response =
+          make_fault(rpc::fault::invalid_params, "invalid params: add overflows a 32-bit int");
       return out;
     }
     r.result = Value::integer(static_cast<std::int32_t>(sum));
@@ -191,8 +196,9 @@ DispatchResult Service::dispatch(const rpc::Message& call) const {
   } else if (m == "getRate") {
     auto v = rate(params[0].text(), params[1].text());
     if (!v) {
-      out.response = make_fault(rpc::fault::invalid_params,
-                                "invalid params: no rate from " + params[0].text() + " to " + params[1].text());
+      out.response =
+          make_fault(rpc::fault::invalid_params, "invalid params: no rate from " +
+                                                     params[0].text() + " to " + params[1].text());
       return out;
     }
     r.result = Value::floating(*v);
@@ -211,18 +217,21 @@ DispatchResult Service::dispatch(const rpc::Message& call) const {
   } else if (m == "receiveString") {
     const std::int32_t n = params[0].as_int();
     if (n < 0 || n > 64 * 1024 * 1024) {
-      out.response = make_fault(rpc::fault::invalid_params, "invalid params: length must be 0..67108864");
+      out.response =
+          make_fault(rpc::fault::invalid_params, "invalid params: length must be 0..67108864");
       return out;
     }
     std::string s(static_cast<std::size_t>(n), 'x');
-    for (std::int32_t i = 0; i < n; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>('a' + i % 26);
+    for (std::int32_t i = 0; i < n; ++i)
+      s[static_cast<std::size_t>(i)] = static_cast<char>('a' + i % 26);
     r.result = Value::string(std::move(s));
   } else if (m == "getChain") {
     // The server answers getChain with its stored, pre-serialized document before dispatch;
     // reaching here means there is none.
     out.response = make_fault(rpc::fault::internal_error, "getChain document not loaded");
   } else {
-    out.response = make_fault(rpc::fault::internal_error, "operation not implemented: " + call.method);
+    out.response =
+        make_fault(rpc::fault::internal_error, "operation not implemented: " + call.method);
   }
   return out;
 }

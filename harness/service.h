@@ -16,7 +16,7 @@ namespace sb {
 
 // What dispatching one call produced.
 struct DispatchResult {
-  rpc::Message response;          // a response or a fault
+  rpc::Message response;               // a response or a fault
   std::chrono::milliseconds delay{0};  // respond(…, delay): wait this long before answering
 };
 

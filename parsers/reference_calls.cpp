@@ -40,15 +40,16 @@ ReferenceParser::~ReferenceParser() {
 bool ReferenceParser::parse(MessageBuffer& message) {
 #if SB_HAVE_PUGIXML
   if (impl_->library == "pugixml") {
-    return static_cast<bool>(impl_->pugi_doc.load_buffer(
-        message.data(), message.size(), pugi::parse_default | pugi::parse_doctype,
-        pugi::encoding_utf8));
+    return static_cast<bool>(impl_->pugi_doc.load_buffer(message.data(), message.size(),
+                                                         pugi::parse_default | pugi::parse_doctype,
+                                                         pugi::encoding_utf8));
   }
 #endif
 #if SB_HAVE_LIBXML2
   if (impl_->library == "libxml2") {
-    xmlDocPtr doc = xmlCtxtReadMemory(impl_->xml_ctxt, message.data(), static_cast<int>(message.size()),
-                                      nullptr, nullptr, libxml2::kParseOptions);
+    xmlDocPtr doc =
+        xmlCtxtReadMemory(impl_->xml_ctxt, message.data(), static_cast<int>(message.size()),
+                          nullptr, nullptr, libxml2::kParseOptions);
     if (doc == nullptr) return false;
     xmlFreeDoc(doc);
     return true;
