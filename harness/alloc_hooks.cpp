@@ -12,8 +12,14 @@ bool alloc_hooks_linked() { return true; }
 }  // namespace sb
 
 #if defined(__SANITIZE_ADDRESS__)
-// Under ASan the sanitizer owns malloc; it offers hooks instead of interposition.
-#include <sanitizer/allocator_interface.h>
+// Under ASan the sanitizer owns malloc; it offers hooks instead of interposition. Declared
+// here because g++ does not ship <sanitizer/allocator_interface.h> (its libasan exports them).
+extern "C" {
+int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
+                                                                  std::size_t),
+                                              void (*free_hook)(const volatile void*));
+std::size_t __sanitizer_get_allocated_size(const volatile void* p);
+}
 
 namespace {
 void on_malloc(const volatile void* ptr, std::size_t size) {
@@ -21,7 +27,7 @@ void on_malloc(const volatile void* ptr, std::size_t size) {
 }
 void on_free(const volatile void* ptr) {
   if (ptr != nullptr) {
-    sb::note_free(__sanitizer_get_allocated_size(const_cast<const void*>(ptr)));
+    sb::note_free(__sanitizer_get_allocated_size(ptr));
   }
 }
 struct InstallHooks {
