@@ -1,5 +1,7 @@
 #include "bench/adapter_benchmarks.h"
 
+#include <valgrind/callgrind.h>
+
 #include <cstring>
 #include <vector>
 
@@ -59,6 +61,17 @@ std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, M
 
 }  // namespace
 
+// tools/icount runs callgrind with --collect-atstart=no: collection is on only in here.
+InstructionScope::InstructionScope(const std::string& name) : name_(name) {
+  CALLGRIND_ZERO_STATS;
+  CALLGRIND_TOGGLE_COLLECT;
+}
+
+InstructionScope::~InstructionScope() {
+  CALLGRIND_TOGGLE_COLLECT;
+  CALLGRIND_DUMP_STATS_AT(name_.c_str());
+}
+
 const char* level_name(Level level) {
   switch (level) {
     case Level::parse:
@@ -79,8 +92,9 @@ std::string bench_adapter_name(const AdapterInfo& info) {
   return s;
 }
 
-void adapter_benchmark(benchmark::State& state, Level level, const AdapterEntry& entry,
-                       const CorpusEntry& file, const std::string& bytes) {
+void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
+                       const AdapterEntry& entry, const CorpusEntry& file,
+                       const std::string& bytes) {
   std::unique_ptr<Adapter> adapter = entry.make(ParseLimits{});
   BenchInput input(bytes);
   // Correctness first: the parse/walk levels must also reproduce the digest (proof that the
@@ -134,6 +148,7 @@ void adapter_benchmark(benchmark::State& state, Level level, const AdapterEntry&
       }
     }
   };
+  InstructionScope instructions(name);
   switch (level) {
     case Level::parse:
       for (auto _ : state) {
@@ -173,8 +188,9 @@ void adapter_benchmark(benchmark::State& state, Level level, const AdapterEntry&
   }
 }
 
-void memcpy_floor(benchmark::State& state, const std::string& bytes) {
+void memcpy_floor(benchmark::State& state, const std::string& name, const std::string& bytes) {
   std::vector<char> dst(bytes.size() + 1);
+  InstructionScope instructions(name);
   for (auto _ : state) {
     std::memcpy(dst.data(), bytes.data(), bytes.size());
     benchmark::ClobberMemory();
@@ -182,8 +198,10 @@ void memcpy_floor(benchmark::State& state, const std::string& bytes) {
   set_rates(state, bytes.size());
 }
 
-void memchr_floor(benchmark::State& state, const CorpusEntry& file, const std::string& bytes) {
+void memchr_floor(benchmark::State& state, const std::string& name, const CorpusEntry& file,
+                  const std::string& bytes) {
   const char needle = file.format == Format::xml ? '<' : '"';
+  InstructionScope instructions(name);
   for (auto _ : state) {
     std::size_t count = 0;
     const char* p = bytes.data();
@@ -198,8 +216,8 @@ void memchr_floor(benchmark::State& state, const CorpusEntry& file, const std::s
   set_rates(state, bytes.size());
 }
 
-void direct_benchmark(benchmark::State& state, const std::string& library, const CorpusEntry& file,
-                      const std::string& bytes) {
+void direct_benchmark(benchmark::State& state, const std::string& name, const std::string& library,
+                      const CorpusEntry& file, const std::string& bytes) {
   (void)file;
   ReferenceParser parser(library);
   BenchInput input(bytes);
@@ -209,6 +227,7 @@ void direct_benchmark(benchmark::State& state, const std::string& library, const
   }
   const std::size_t copies = input.copies();
   std::size_t i = 0;
+  InstructionScope instructions(name);
   for (auto _ : state) {
     bool ok = parser.parse(input.copy(i));
     benchmark::DoNotOptimize(ok);

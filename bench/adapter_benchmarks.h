@@ -21,17 +21,32 @@ const char* level_name(Level level);
 std::string bench_adapter_name(const AdapterInfo& info);
 
 // One adapter at one level on one corpus file.
-void adapter_benchmark(benchmark::State& state, Level level, const AdapterEntry& entry,
-                       const CorpusEntry& file, const std::string& bytes);
+void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
+                       const AdapterEntry& entry, const CorpusEntry& file,
+                       const std::string& bytes);
 
 // Speed-of-light floors on the same bytes: memcpy of the message, and a memchr scan for the
 // format's most frequent markup byte ('<' for XML, '"' for JSON).
-void memcpy_floor(benchmark::State& state, const std::string& bytes);
-void memchr_floor(benchmark::State& state, const CorpusEntry& file, const std::string& bytes);
+void memcpy_floor(benchmark::State& state, const std::string& name, const std::string& bytes);
+void memchr_floor(benchmark::State& state, const std::string& name, const CorpusEntry& file,
+                  const std::string& bytes);
 
 // The library called directly, without the adapter, in the same mode as its dom adapter
 // (parsers/reference_calls.h); `library` is "pugixml" or "libxml2".
-void direct_benchmark(benchmark::State& state, const std::string& library, const CorpusEntry& file,
-                      const std::string& bytes);
+void direct_benchmark(benchmark::State& state, const std::string& name, const std::string& library,
+                      const CorpusEntry& file, const std::string& bytes);
+
+// Brackets a timed loop for callgrind (tools/icount, which starts callgrind with
+// --collect-atstart=no): zeroes the counters and turns collection on at entry; turns it off and
+// dumps them labelled with the benchmark name at exit. Outside valgrind these are a few no-op
+// instructions, outside the timed loop.
+class InstructionScope {
+ public:
+  explicit InstructionScope(const std::string& name);
+  ~InstructionScope();
+
+ private:
+  const std::string& name_;  // the dump label: the benchmark name
+};
 
 }  // namespace sb::bench

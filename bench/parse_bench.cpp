@@ -28,6 +28,7 @@ struct Options {
   std::string corpus;           // corpus directory ("" = default_corpus_dir())
   bool pin = true;              // pin to one CPU
   bool verbose = false;         // print Google Benchmark's table as well
+  long iterations = 0;          // fixed iterations per benchmark (tools/icount); 0: timed
 };
 
 void print_help() {
@@ -61,6 +62,8 @@ Options parse_options(int* argc, char** argv) {
       o.pin = false;
     } else if (a == "--verbose") {
       o.verbose = true;
+    } else if (a.starts_with("--iterations=")) {
+      o.iterations = std::atol(std::string(a.substr(13)).c_str());
     } else {
       argv[out++] = argv[i];
     }
@@ -83,7 +86,7 @@ std::deque<std::string>& file_store() {
 
 class Registrar {
  public:
-  explicit Registrar(const Corpus& corpus) : corpus_(corpus) {}
+  Registrar(const Corpus& corpus, long iterations) : corpus_(corpus), iterations_(iterations) {}
 
   // Registers level × every adapter of the file's format, plus the file's floors (once).
   void adapters(const CorpusEntry& e, Level level) {
@@ -93,9 +96,10 @@ class Registrar {
       const std::string name = std::string(level_name(level)) + "/" + bench_adapter_name(a.info()) +
                                "/" + e.family + "/" + file_part(e);
       if (!names_.insert(name).second) continue;
-      benchmark::RegisterBenchmark(name.c_str(), [level, &a, &e, &bytes](benchmark::State& s) {
-        adapter_benchmark(s, level, a, e, bytes);
-      });
+      fixed(benchmark::RegisterBenchmark(name.c_str(),
+                                         [name, level, &a, &e, &bytes](benchmark::State& s) {
+                                           adapter_benchmark(s, name, level, a, e, bytes);
+                                         }));
     }
     floors(e);
   }
@@ -110,9 +114,10 @@ class Registrar {
           std::string("parse/") + lib + "-dom-direct/" + e.family + "/" + file_part(e);
       if (!names_.insert(name).second) continue;
       const std::string library = lib;
-      benchmark::RegisterBenchmark(name.c_str(), [library, &e, &bytes](benchmark::State& s) {
-        direct_benchmark(s, library, e, bytes);
-      });
+      fixed(benchmark::RegisterBenchmark(name.c_str(),
+                                         [name, library, &e, &bytes](benchmark::State& s) {
+                                           direct_benchmark(s, name, library, e, bytes);
+                                         }));
     }
   }
 
@@ -126,8 +131,8 @@ class Registrar {
       const std::string name =
           "classic/" + bench_adapter_name(a.info()) + "/" + e->family + "/" + file_part(*e);
       benchmark::RegisterBenchmark(name.c_str(),
-                                   [&a, e, &bytes](benchmark::State& s) {
-                                     adapter_benchmark(s, Level::decode, a, *e, bytes);
+                                   [name, &a, e, &bytes](benchmark::State& s) {
+                                     adapter_benchmark(s, name, Level::decode, a, *e, bytes);
                                    })
           ->Iterations(100000)
           ->Unit(benchmark::kMicrosecond);
@@ -141,15 +146,23 @@ class Registrar {
   void floors(const CorpusEntry& e) {
     const std::string& bytes = bytes_of(e);
     const std::string suffix = "/" + e.family + "/" + file_part(e);
-    if (names_.insert("floor/memcpy" + suffix).second) {
-      benchmark::RegisterBenchmark(("floor/memcpy" + suffix).c_str(),
-                                   [&bytes](benchmark::State& s) { memcpy_floor(s, bytes); });
+    const std::string copy_name = "floor/memcpy" + suffix;
+    if (names_.insert(copy_name).second) {
+      fixed(benchmark::RegisterBenchmark(
+          copy_name.c_str(),
+          [copy_name, &bytes](benchmark::State& s) { memcpy_floor(s, copy_name, bytes); }));
     }
-    if (names_.insert("floor/memchr" + suffix).second) {
-      benchmark::RegisterBenchmark(
-          ("floor/memchr" + suffix).c_str(),
-          [&e, &bytes](benchmark::State& s) { memchr_floor(s, e, bytes); });
+    const std::string scan_name = "floor/memchr" + suffix;
+    if (names_.insert(scan_name).second) {
+      fixed(benchmark::RegisterBenchmark(
+          scan_name.c_str(),
+          [scan_name, &e, &bytes](benchmark::State& s) { memchr_floor(s, scan_name, e, bytes); }));
     }
+  }
+
+  // In fixed-iteration mode every benchmark runs exactly iterations_ times.
+  void fixed(benchmark::internal::Benchmark* b) const {
+    if (iterations_ > 0) b->Iterations(iterations_);
   }
 
   const std::string& bytes_of(const CorpusEntry& e) {
@@ -161,6 +174,7 @@ class Registrar {
   }
 
   const Corpus& corpus_;                                     // the manifest and files
+  long iterations_;                                          // fixed iterations, 0: timed
   std::set<std::string> names_;                              // registered benchmark names
   std::map<const CorpusEntry*, const std::string*> loaded_;  // file bytes, read once
 };
@@ -316,8 +330,10 @@ int main(int argc, char** argv) {
     const int cpu = pin_to_one_cpu();
     benchmark::AddCustomContext("pinned_cpu", cpu >= 0 ? std::to_string(cpu) : "none");
   }
-  Registrar registrar(corpus);
+  Registrar registrar(corpus, opt.iterations);
   register_set(registrar, corpus, opt.set);
+  if (opt.iterations > 0)
+    benchmark::AddCustomContext("fixed_iterations", std::to_string(opt.iterations));
   SummaryReporter reporter(registrar.count(), opt.verbose);
   reporter.on_finish(print_summary);
   benchmark::RunSpecifiedBenchmarks(&reporter);
