@@ -86,9 +86,19 @@ std::vector<std::pair<std::string, std::string>> run_context() {
       {"machine_id", machine_id()},
   };
   std::set<std::string> seen;
+  auto yes = [](bool b) { return b ? "yes" : "no"; };
   for (const AdapterEntry& e : adapters()) {
     const AdapterInfo& i = e.info();
     if (seen.insert(i.library).second) ctx.emplace_back("lib_" + i.library, i.version);
+    // Every adapter's registry row, so a report can print the flags table from a result file.
+    ctx.emplace_back(
+        "adapter:" + i.name,
+        "library=" + i.library + ";version=" + i.version + ";format=" +
+            std::string(format_name(i.format)) + ";model=" + std::string(model_name(i.model)) +
+            ";utf8=" + yes(i.validates_utf8) + ";entities=" + yes(i.expands_entities) +
+            ";namespaces=" + yes(i.processes_namespaces) + ";insitu=" + yes(i.modifies_input) +
+            ";reuse=" + yes(i.reuses_state) + ";fastest=" + yes(i.fastest_mode) +
+            ";exempt=" + yes(i.digest_exempt) + ";mode=" + i.mode);
   }
   return ctx;
 }
