@@ -29,6 +29,7 @@ struct Options {
   bool pin = true;              // pin to one CPU
   bool verbose = false;         // print Google Benchmark's table as well
   long iterations = 0;          // fixed iterations per benchmark (tools/icount); 0: timed
+  int core_repetitions = 5;     // repetitions of the headline benchmarks in the default set
 };
 
 void print_help() {
@@ -62,6 +63,8 @@ Options parse_options(int* argc, char** argv) {
       o.pin = false;
     } else if (a == "--verbose") {
       o.verbose = true;
+    } else if (a.starts_with("--core-repetitions=")) {
+      o.core_repetitions = std::atoi(std::string(a.substr(19)).c_str());
     } else if (a.starts_with("--iterations=")) {
       o.iterations = std::atol(std::string(a.substr(13)).c_str());
     } else {
@@ -142,6 +145,9 @@ class Registrar {
 
   std::size_t count() const { return names_.size(); }
 
+  // Repetitions for the benchmarks registered next (0 or 1: Google Benchmark's default).
+  void set_repetitions(int n) { repetitions_ = n; }
+
  private:
   void floors(const CorpusEntry& e) {
     const std::string& bytes = bytes_of(e);
@@ -160,9 +166,14 @@ class Registrar {
     }
   }
 
-  // In fixed-iteration mode every benchmark runs exactly iterations_ times.
+  // In fixed-iteration mode every benchmark runs exactly iterations_ times; otherwise the
+  // headline benchmarks get their repetitions.
   void fixed(benchmark::internal::Benchmark* b) const {
-    if (iterations_ > 0) b->Iterations(iterations_);
+    if (iterations_ > 0) {
+      b->Iterations(iterations_);
+    } else if (repetitions_ > 1) {
+      b->Repetitions(repetitions_);
+    }
   }
 
   const std::string& bytes_of(const CorpusEntry& e) {
@@ -173,9 +184,10 @@ class Registrar {
     return file_store().back();
   }
 
-  const Corpus& corpus_;                                     // the manifest and files
-  long iterations_;                                          // fixed iterations, 0: timed
-  std::set<std::string> names_;                              // registered benchmark names
+  const Corpus& corpus_;         // the manifest and files
+  long iterations_;              // fixed iterations, 0: timed
+  int repetitions_ = 0;          // repetitions for the next registrations
+  std::set<std::string> names_;  // registered benchmark names
   std::map<const CorpusEntry*, const std::string*> loaded_;  // file bytes, read once
 };
 
@@ -183,7 +195,8 @@ bool default_sweep_tag(const std::string& tag) {
   return tag == "1KB" || tag == "64KB" || tag == "1MB";
 }
 
-void register_set(Registrar& r, const Corpus& corpus, const std::string& set) {
+void register_set(Registrar& r, const Corpus& corpus, const std::string& set,
+                  int core_repetitions) {
   for (const CorpusEntry& e : corpus.entries()) {
     if (e.hostile) continue;
     const bool seed = e.in_set("seed");
@@ -198,11 +211,17 @@ void register_set(Registrar& r, const Corpus& corpus, const std::string& set) {
         r.direct(e);
       }
     } else if (set == "default") {
+      // The headline benchmarks (the summary's representative message and the size sweep)
+      // are repeated; the long tail of seed messages runs once.
+      const bool sweep = respond_sweep && default_sweep_tag(e.tag);
+      r.set_repetitions(sweep || (seed && e.name() == e.family + "/complex.call") ? core_repetitions
+                                                                                  : 0);
       if (seed) r.adapters(e, Level::decode);
-      if (respond_sweep && default_sweep_tag(e.tag)) {
+      if (sweep) {
         for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
         r.direct(e);
       }
+      r.set_repetitions(0);
     }
   }
   r.classic();
@@ -331,7 +350,7 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("pinned_cpu", cpu >= 0 ? std::to_string(cpu) : "none");
   }
   Registrar registrar(corpus, opt.iterations);
-  register_set(registrar, corpus, opt.set);
+  register_set(registrar, corpus, opt.set, opt.core_repetitions);
   if (opt.iterations > 0)
     benchmark::AddCustomContext("fixed_iterations", std::to_string(opt.iterations));
   SummaryReporter reporter(registrar.count(), opt.verbose);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "harness/run_context.h"
+
 namespace sb::bench {
 
 namespace {
@@ -28,7 +30,12 @@ SummaryReporter::SummaryReporter(std::size_t total, bool verbose)
 
 bool SummaryReporter::ReportContext(const Context& context) {
   if (verbose_) return ConsoleReporter::ReportContext(context);
-  PrintBasicContext(&GetErrorStream(), context);
+  // Compact: the full context (every library version and adapter row) is in the JSON file.
+  std::fprintf(stderr, "%s on %d × %.0f MHz CPU, load average %.2f; machine %s, git %s\n",
+               Context::executable_name, context.cpu_info.num_cpus,
+               context.cpu_info.cycles_per_second / 1e6,
+               context.cpu_info.load_avg.empty() ? 0.0 : context.cpu_info.load_avg[0],
+               machine_id().c_str(), git_sha().c_str());
   return true;
 }
 

@@ -103,6 +103,8 @@ std::vector<std::pair<std::string, std::string>> run_context() {
   return ctx;
 }
 
+std::string git_sha() { return SB_GIT_SHA; }
+
 int pin_to_one_cpu() {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);

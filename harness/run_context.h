@@ -19,6 +19,9 @@ std::string cpu_model();
 // hashed (results/<machine-id>/ in the report tools).
 std::string machine_id();
 
+// The git sha this binary was built from (with "-dirty" for uncommitted changes).
+std::string git_sha();
+
 // Pins the calling thread (and threads it creates later) to one CPU (the last one allowed),
 // as `taskset -c N` would. Returns the CPU, or -1 when pinning is not possible.
 int pin_to_one_cpu();

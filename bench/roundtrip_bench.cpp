@@ -1,0 +1,508 @@
+// roundtrip_bench: the same calls as real HTTP round trips (client and server in this process,
+// on 127.0.0.1), so parser cost stands beside wire bytes and network time. Per call it reports
+// client encode, server decode, dispatch, server encode, client decode (each measured where it
+// happens), transport = total − those five, and the bytes each way counted at the socket.
+// Names: roundtrip/<variant>/<family>/<parser>/<call> and messaging/<family>/<call>
+// (docs/results.md).
+#include <benchmark/benchmark.h>
+#include <fmt/core.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/summary_reporter.h"
+#include "codecs/canonical_json.h"
+#include "harness/binary_rpc.h"
+#include "harness/corpus.h"
+#include "harness/http_client.h"
+#include "harness/http_server.h"
+#include "harness/link_model.h"
+#include "harness/run_context.h"
+#include "harness/service.h"
+#include "parsers/registry.h"
+
+namespace sb::bench {
+namespace {
+
+// The calls of the default set: name → corpus file stem of the call.
+const std::vector<std::pair<std::string, std::string>>& default_calls() {
+  static const std::vector<std::pair<std::string, std::string>> calls = {
+      {"getRate", "getRate.call"},
+      {"add", "add.call"},
+      {"concat", "concat.call"},
+      {"complex", "complex.call"},
+      {"respond.2500B", "respond.2500B.call"},
+      {"respond.7500B", "respond.7500B.call"},
+      {"echoDoubles.1000", "echoDoubles.1000.call"},
+      {"getChain", "getChain.call"},
+  };
+  return calls;
+}
+
+// The classic messaging table's calls.
+const std::vector<std::pair<std::string, std::string>>& messaging_calls() {
+  static const std::vector<std::pair<std::string, std::string>> calls = {
+      {"sendString", "sendString.call"},
+      {"receiveString", "receiveString.call"},
+      {"sendInt", "sendInt.call"}};
+  return calls;
+}
+
+struct Variant {
+  const char* name;  // variant part of the benchmark name
+  bool tls;          // https
+  bool keep_alive;   // one connection for every call
+  bool resume;       // TLS: resume the session on reconnect
+  int round_trips;   // link model: round trips per call
+};
+
+constexpr Variant kVariants[] = {
+    {"keepalive", false, true, false, 1},   {"newconn", false, false, false, 2},
+    {"tls-keepalive", true, true, true, 1}, {"tls-full", true, false, false, 3},
+    {"tls-resumed", true, false, true, 3},
+};
+
+std::string bench_parser_name(std::string_view adapter) {
+  std::string s(adapter);
+  for (char& c : s) {
+    if (c == '/') c = '-';
+  }
+  return s;
+}
+
+// Servers by (parser, tls), started on first use and kept for the run: one server per parser
+// keeps X-Parser headers (and their bytes) off the wire.
+class ServerPool {
+ public:
+  explicit ServerPool(std::filesystem::path corpus_dir) : corpus_dir_(std::move(corpus_dir)) {}
+
+  RpcServer& get(const std::string& parser, bool json, bool tls) {
+    const std::string key = parser + (tls ? "|tls" : "");
+    auto it = servers_.find(key);
+    if (it != servers_.end()) return *it->second;
+    ServerConfig cfg;
+    cfg.threads = 1;  // one server thread, one client thread: the two cores of a small machine
+    if (json) {
+      cfg.json_parser = parser;
+    } else {
+      cfg.parser = parser;
+    }
+    cfg.tls = tls;
+    cfg.corpus_dir = corpus_dir_;
+    auto server = std::make_unique<RpcServer>(cfg);
+    server->on_request([this](const ServerTiming& t) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      last_ = t;
+    });
+    server->start();
+    return *servers_.emplace(key, std::move(server)).first->second;
+  }
+
+  // The server-side phases of the most recent request (the client calls sequentially).
+  ServerTiming last() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return last_;
+  }
+
+ private:
+  std::filesystem::path corpus_dir_;                           // getChain documents
+  std::map<std::string, std::unique_ptr<RpcServer>> servers_;  // by parser and TLS
+  std::mutex mutex_;                                           // guards last_
+  ServerTiming last_;                                          // written by server threads
+};
+
+// A prepared call: the request, and what a correct answer looks like.
+struct Prepared {
+  rpc::Message request;      // decoded from the corpus (JSON-RPC file: the same in every family)
+  std::string expected;      // canonical JSON of the correct response ("" when checked by hash)
+  const CorpusEntry* entry;  // getChain: the corpus response, checked by canonical_matches
+};
+
+// Sums over the timed calls.
+struct Totals {
+  double encode = 0, decode = 0, total = 0, s_decode = 0, dispatch = 0, s_encode = 0;
+  double sent = 0, received = 0, connections = 0;
+  void add(const CallResult& r, const ServerTiming& s) {
+    encode += r.timing.encode_ns;
+    decode += r.timing.decode_ns;
+    total += r.timing.total_ns;
+    s_decode += s.decode_ns;
+    dispatch += s.dispatch_ns;
+    s_encode += s.encode_ns;
+    sent += r.wire.sent;
+    received += r.wire.received;
+    connections += r.connected ? 1 : 0;
+  }
+  void add(const CallResult& r) { add(r, ServerTiming{}); }
+  void report(benchmark::State& state) const {
+    auto avg = [](double v) { return benchmark::Counter(v, benchmark::Counter::kAvgIterations); };
+    state.counters["client_encode_ns"] = avg(encode);
+    state.counters["server_decode_ns"] = avg(s_decode);
+    state.counters["dispatch_ns"] = avg(dispatch);
+    state.counters["server_encode_ns"] = avg(s_encode);
+    state.counters["client_decode_ns"] = avg(decode);
+    state.counters["transport_ns"] = avg(total - encode - decode - s_decode - dispatch - s_encode);
+    state.counters["total_ns"] = avg(total);
+    state.counters["bytes_sent"] = avg(sent);
+    state.counters["bytes_received"] = avg(received);
+    state.counters["connections"] = avg(connections);
+  }
+};
+
+// Checks one response against what the service must answer; "" when right.
+std::string check_response(const CallResult& r, const Prepared& p) {
+  if (!r.ok) return "call failed: " + r.error;
+  const std::string json = rpc::to_canonical_json(r.response);
+  if (p.entry != nullptr) {
+    return p.entry->canonical_matches(json) ? "" : "response differs from the corpus document";
+  }
+  return json == p.expected
+             ? ""
+             : "response " + json.substr(0, 200) + " != expected " + p.expected.substr(0, 200);
+}
+
+void http_benchmark(benchmark::State& state, ServerPool& pool, const Variant& v, rpc::Family family,
+                    const std::string& parser, const Prepared& p) {
+  const bool json = family == rpc::Family::jsonrpc;
+  RpcServer& server = pool.get(parser, json, v.tls);
+  ClientConfig cfg;
+  cfg.url = server.base_url();
+  cfg.family = family;
+  cfg.parser = parser;
+  cfg.keep_alive = v.keep_alive;
+  cfg.tls_resume = v.resume;
+  RpcClient client(cfg);
+  // Correctness first (also warms the connection, TLS session and pools).
+  for (int i = 0; i < 2; ++i) {
+    const std::string why = check_response(client.call(p.request), p);
+    if (!why.empty()) {
+      state.SkipWithError(why.c_str());
+      return;
+    }
+  }
+  Totals totals;
+  for (auto _ : state) {
+    CallResult r = client.call(p.request);
+    totals.add(r, pool.last());
+    benchmark::DoNotOptimize(r);
+  }
+  totals.report(state);
+}
+
+void binary_benchmark(benchmark::State& state, BinaryServer& server, bool keep_alive,
+                      const Prepared& p) {
+  BinaryClientConfig cfg;
+  cfg.port = server.port();
+  cfg.keep_alive = keep_alive;
+  BinaryClient client(cfg);
+  for (int i = 0; i < 2; ++i) {
+    const std::string why = check_response(client.call(p.request), p);
+    if (!why.empty()) {
+      state.SkipWithError(why.c_str());
+      return;
+    }
+  }
+  Totals totals;
+  for (auto _ : state) {
+    CallResult r = client.call(p.request);
+    totals.add(r);
+    benchmark::DoNotOptimize(r);
+  }
+  totals.report(state);
+}
+
+struct Options {
+  std::string set = "default";  // default | full
+  std::string corpus;           // corpus directory
+  bool verbose = false;         // Google Benchmark's table too
+};
+
+void print_help() {
+  std::printf(
+      "roundtrip_bench: real HTTP round trips per family × parser × call, with per-phase cost and\n"
+      "socket-level wire bytes; a length-prefixed binary TCP control; the classic messaging "
+      "table\n\n"
+      "  --set=NAME     default (every parser keep-alive; connection/TLS variants for the default\n"
+      "                 parsers; binary control; messaging) or full (every variant for every "
+      "parser)\n"
+      "  --corpus=DIR   corpus directory (default: $SOAPBENCH_CORPUS or the source tree's "
+      "corpus/)\n"
+      "  --verbose      print Google Benchmark's table too\n\n");
+  benchmark::PrintDefaultHelp();
+}
+
+// The corpus entry "<family>/<stem>" (any extension), or nullptr.
+const CorpusEntry* find_entry(const Corpus& corpus, const std::string& family,
+                              const std::string& stem) {
+  for (const CorpusEntry& e : corpus.entries()) {
+    if (!e.hostile && e.family == family && e.name() == family + "/" + stem) return &e;
+  }
+  return nullptr;
+}
+
+// Decodes a JSON-RPC corpus call into the request every family sends.
+std::optional<rpc::Message> request_from_corpus(const Corpus& corpus, const std::string& stem) {
+  const CorpusEntry* e = find_entry(corpus, "jsonrpc", stem);
+  if (e == nullptr) return std::nullopt;
+  const AdapterEntry* json = find_adapter("rapidjson/dom");
+  if (json == nullptr) {
+    for (const AdapterEntry& a : adapters()) {
+      if (a.info().format == Format::json) json = &a;
+    }
+  }
+  if (json == nullptr) return std::nullopt;
+  MessageBuffer buf(corpus.read(*e));
+  rpc::Message m;
+  DecodeReport report;
+  if (!json->make({})->decode(buf, {}, m, report).ok()) return std::nullopt;
+  return m;
+}
+
+void print_summary(const std::map<std::string, RunResult>& results) {
+  auto counter = [&](const std::string& name, const char* key) -> double {
+    auto it = results.find(name);
+    if (it == results.end()) return 0;
+    auto c = it->second.counters.find(key);
+    return c == it->second.counters.end() ? 0 : c->second;
+  };
+  auto default_parser = [](rpc::Family f) {
+    return f == rpc::Family::jsonrpc ? "rapidjson-dom" : "pugixml-dom";
+  };
+
+  std::printf(
+      "\n== one call, keep-alive, default parsers: where the time goes (µs) and the bytes ==\n");
+  std::printf("%-20s %-10s %8s %8s %8s %8s %8s %8s %9s %8s %8s\n", "family", "call", "total",
+              "c.enc", "s.dec", "disp", "s.enc", "c.dec", "transport", "sent", "recv");
+  for (const char* call : {"getRate", "complex", "respond.7500B"}) {
+    for (rpc::Family f : rpc::kAllFamilies) {
+      const std::string n =
+          fmt::format("roundtrip/keepalive/{}/{}/{}", rpc::family_name(f), default_parser(f), call);
+      if (results.count(n) == 0) continue;
+      std::printf("%-20s %-10s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9.1f %8.0f %8.0f\n",
+                  std::string(rpc::family_name(f)).c_str(), call, counter(n, "total_ns") / 1e3,
+                  counter(n, "client_encode_ns") / 1e3, counter(n, "server_decode_ns") / 1e3,
+                  counter(n, "dispatch_ns") / 1e3, counter(n, "server_encode_ns") / 1e3,
+                  counter(n, "client_decode_ns") / 1e3, counter(n, "transport_ns") / 1e3,
+                  counter(n, "bytes_sent"), counter(n, "bytes_received"));
+    }
+    const std::string b = fmt::format("roundtrip/keepalive/binary/none/{}", call);
+    if (results.count(b) != 0) {
+      std::printf("%-20s %-10s %8.1f %8.1f %8s %8s %8s %8.1f %9.1f %8.0f %8.0f\n", "binary", call,
+                  counter(b, "total_ns") / 1e3, counter(b, "client_encode_ns") / 1e3, "", "", "",
+                  counter(b, "client_decode_ns") / 1e3, counter(b, "transport_ns") / 1e3,
+                  counter(b, "bytes_sent"), counter(b, "bytes_received"));
+    }
+  }
+
+  std::printf(
+      "\n== the classic messaging table: 5,000 calls each, time and wire bytes relative to the "
+      "binary control (1.0) ==\n");
+  std::printf("%-20s", "family");
+  for (const auto& [call, stem] : messaging_calls()) std::printf(" %13s-t %8s-b", call.c_str(), "");
+  std::printf("\n");
+  std::vector<std::string> fams;
+  for (rpc::Family f : rpc::kAllFamilies) fams.emplace_back(rpc::family_name(f));
+  fams.emplace_back("binary");
+  for (const std::string& fam : fams) {
+    std::printf("%-20s", fam.c_str());
+    for (const auto& [call, stem] : messaging_calls()) {
+      const std::string n = "messaging/" + fam + "/" + call + "/iterations:5000";
+      const std::string b = "messaging/binary/" + call + "/iterations:5000";
+      const double t = counter(n, "total_ns"), tb = counter(b, "total_ns");
+      const double w = counter(n, "bytes_sent") + counter(n, "bytes_received");
+      const double wb = counter(b, "bytes_sent") + counter(b, "bytes_received");
+      std::printf(" %15.2f %10.2f", tb > 0 ? t / tb : 0, wb > 0 ? w / wb : 0);
+    }
+    std::printf("\n");
+  }
+
+  std::printf(
+      "\n== the parser's share of a call on other links (link model; keep-alive, default parsers) "
+      "==\n"
+      "   projected = c.enc + s.dec + dispatch + s.enc + c.dec + RTT × round trips + bytes × 8 / "
+      "bandwidth;\n"
+      "   share = (s.dec + c.dec) / projected; loopback = measured. Links: datacenter 10 Gbit/s "
+      "0.1 ms,\n"
+      "   LAN 1 Gbit/s 0.5 ms, WAN 100 Mbit/s 30 ms, mobile 10 Mbit/s 80 ms.\n");
+  std::printf("%-20s %-10s", "family", "call");
+  for (const Link& l : kLinks) std::printf(" %10s", std::string(l.name).c_str());
+  std::printf("\n");
+  for (const char* call : {"getRate", "complex", "getChain"}) {
+    for (rpc::Family f : rpc::kAllFamilies) {
+      const std::string n =
+          fmt::format("roundtrip/keepalive/{}/{}/{}", rpc::family_name(f), default_parser(f), call);
+      if (results.count(n) == 0) continue;
+      CallCost c;
+      c.client_encode = counter(n, "client_encode_ns") * 1e-9;
+      c.server_decode = counter(n, "server_decode_ns") * 1e-9;
+      c.dispatch = counter(n, "dispatch_ns") * 1e-9;
+      c.server_encode = counter(n, "server_encode_ns") * 1e-9;
+      c.client_decode = counter(n, "client_decode_ns") * 1e-9;
+      c.measured_total = counter(n, "total_ns") * 1e-9;
+      c.bytes = counter(n, "bytes_sent") + counter(n, "bytes_received");
+      std::printf("%-20s %-10s", std::string(rpc::family_name(f)).c_str(), call);
+      for (const Link& l : kLinks) std::printf(" %9.2f%%", parser_share(c, l) * 100);
+      std::printf("\n");
+    }
+  }
+
+  std::printf(
+      "\n== connection set-up: getRate over soap11-rpc-encoded, µs per call and bytes ==\n");
+  for (const Variant& v : kVariants) {
+    const std::string n =
+        fmt::format("roundtrip/{}/soap11-rpc-encoded/pugixml-dom/getRate", v.name);
+    if (results.count(n) == 0) continue;
+    std::printf("%-14s %9.1f µs %8.0f bytes\n", v.name, counter(n, "total_ns") / 1e3,
+                counter(n, "bytes_sent") + counter(n, "bytes_received"));
+  }
+}
+
+}  // namespace
+}  // namespace sb::bench
+
+int main(int argc, char** argv) {
+  using namespace sb;
+  using namespace sb::bench;
+  Options opt;
+  {
+    int out = 1;
+    for (int i = 1; i < argc; ++i) {
+      std::string_view a = argv[i];
+      if (a.starts_with("--set=")) {
+        opt.set = a.substr(6);
+      } else if (a.starts_with("--corpus=")) {
+        opt.corpus = a.substr(9);
+      } else if (a == "--verbose") {
+        opt.verbose = true;
+      } else {
+        argv[out++] = argv[i];
+      }
+    }
+    argc = out;
+  }
+  benchmark::Initialize(&argc, argv, print_help);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (opt.set != "default" && opt.set != "full") {
+    std::fprintf(stderr, "roundtrip_bench: unknown --set=%s (default, full)\n", opt.set.c_str());
+    return 1;
+  }
+  const std::filesystem::path corpus_dir =
+      opt.corpus.empty() ? default_corpus_dir() : std::filesystem::path(opt.corpus);
+  Corpus corpus;
+  try {
+    corpus = Corpus::load(corpus_dir);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "roundtrip_bench: %s\n", e.what());
+    return 1;
+  }
+  for (const auto& [k, v] : run_context()) benchmark::AddCustomContext(k, v);
+  benchmark::AddCustomContext("bench_set", opt.set);
+
+  static ServerPool pool(corpus_dir);
+  BinaryServerConfig binary_cfg;
+  binary_cfg.corpus_dir = corpus_dir;
+  static BinaryServer binary_server(binary_cfg);
+  binary_server.start();
+  static std::deque<Prepared> prepared;
+  std::size_t count = 0;
+  const Service service;
+
+  // Prepares one call for one family: the request and its expected answer.
+  auto prepare = [&](const std::string& family, const std::string& call,
+                     const std::string& stem) -> const Prepared* {
+    auto request = request_from_corpus(corpus, stem);
+    if (!request) {
+      std::fprintf(stderr, "roundtrip_bench: no corpus call %s\n", stem.c_str());
+      return nullptr;
+    }
+    Prepared p{*request, {}, nullptr};
+    if (call == "getChain") {
+      p.entry = find_entry(corpus, family == "binary" ? "jsonrpc" : family, "getChain.response");
+    } else {
+      p.expected = rpc::to_canonical_json(service.dispatch(p.request).response);
+    }
+    prepared.push_back(std::move(p));
+    return &prepared.back();
+  };
+
+  for (rpc::Family f : rpc::kAllFamilies) {
+    const std::string family(rpc::family_name(f));
+    const bool json = f == rpc::Family::jsonrpc;
+    const std::string default_parser = json ? "rapidjson/dom" : "pugixml/dom";
+    for (const auto& [call, stem] : default_calls()) {
+      const Prepared* p = prepare(family, call, stem);
+      if (p == nullptr) continue;
+      for (const AdapterEntry& a : adapters()) {
+        const AdapterInfo& info = a.info();
+        if ((info.format == Format::json) != json || info.digest_exempt) continue;
+        for (const Variant& v : kVariants) {
+          const bool wanted = opt.set == "full" || std::string_view(v.name) == "keepalive" ||
+                              info.name == default_parser;
+          if (!wanted) continue;
+          const std::string name = fmt::format("roundtrip/{}/{}/{}/{}", v.name, family,
+                                               bench_parser_name(info.name), call);
+          const std::string parser = info.name;
+          benchmark::RegisterBenchmark(name.c_str(),
+                                       [&v, f, parser, p](benchmark::State& s) {
+                                         http_benchmark(s, pool, v, f, parser, *p);
+                                       })
+
+              ->Unit(benchmark::kMicrosecond);
+          ++count;
+        }
+      }
+    }
+    for (const auto& [call, stem] : messaging_calls()) {
+      const Prepared* p = prepare(family, call, stem);
+      if (p == nullptr) continue;
+      const std::string name = fmt::format("messaging/{}/{}", family, call);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [f, default_parser, p](benchmark::State& s) {
+                                     http_benchmark(s, pool, kVariants[0], f, default_parser, *p);
+                                   })
+
+          ->Iterations(5000)
+          ->Unit(benchmark::kMicrosecond);
+      ++count;
+    }
+  }
+  // The binary control: the same calls as length-prefixed frames over raw TCP.
+  for (const auto& [call, stem] : default_calls()) {
+    const Prepared* p = prepare("binary", call, stem);
+    if (p == nullptr) continue;
+    for (bool keep_alive : {true, false}) {
+      const std::string name =
+          fmt::format("roundtrip/{}/binary/none/{}", keep_alive ? "keepalive" : "newconn", call);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [keep_alive, p](benchmark::State& s) {
+                                     binary_benchmark(s, binary_server, keep_alive, *p);
+                                   })
+
+          ->Unit(benchmark::kMicrosecond);
+      ++count;
+    }
+  }
+  for (const auto& [call, stem] : messaging_calls()) {
+    const Prepared* p = prepare("binary", call, stem);
+    if (p == nullptr) continue;
+    benchmark::RegisterBenchmark(
+        ("messaging/binary/" + call).c_str(),
+        [p](benchmark::State& s) { binary_benchmark(s, binary_server, true, *p); })
+
+        ->Iterations(5000)
+        ->Unit(benchmark::kMicrosecond);
+    ++count;
+  }
+
+  SummaryReporter reporter(count, opt.verbose);
+  reporter.on_finish(print_summary);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return reporter.errors() > 0 ? 1 : 0;
+}

@@ -1,0 +1,426 @@
+#!/usr/bin/python3
+"""Tests of tools/results, tools/report, tools/compare and tools/icount (ctest label unit).
+
+Data: tests/data/results/ (see its README.md):
+  parse_bench.run1.json         a real parse_bench run, narrow filter, 5 repetitions
+  parse_bench.rerun_a/b.json    two real runs of one filter (7 repetitions each, random
+                                interleaving); they differ only by noise, so `same` is tested
+                                on real reruns, not on synthetic jitter
+  roundtrip_bench.sample.json   hand-made roundtrip_bench result (docs/results.md layout)
+
+Usage: tests/tools/test_tools.py [TestClass ...]; SB_PARSE_BENCH=path/to/parse_bench for
+IcountTest (skipped when unset, missing, or valgrind is not installed).
+"""
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DATA = os.path.join(REPO, "tests", "data", "results")
+TOOLS = os.path.join(REPO, "tools")
+PY = "/usr/bin/python3"
+RUN1 = os.path.join(DATA, "parse_bench.run1.json")
+RERUN_A = os.path.join(DATA, "parse_bench.rerun_a.json")
+RERUN_B = os.path.join(DATA, "parse_bench.rerun_b.json")
+ROUNDTRIP = os.path.join(DATA, "roundtrip_bench.sample.json")
+
+
+def tool(name, *args, check=None):
+    proc = subprocess.run([PY, os.path.join(TOOLS, name), *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=600, cwd=REPO)
+    if check is not None and proc.returncode != check:
+        raise AssertionError(f"tools/{name} {' '.join(args)} exited {proc.returncode}, wanted "
+                             f"{check}\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    return proc
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def dump(doc, path):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+
+
+def scaled(doc, pattern, factor):
+    """A copy where every entry (repetitions and aggregates) of benchmarks matching pattern
+    takes factor × its time; rates shrink accordingly (cv stays: it is a ratio)."""
+    out = copy.deepcopy(doc)
+    rx = re.compile(pattern)
+    hit = set()
+    for e in out["benchmarks"]:
+        if not rx.search(e.get("run_name", e["name"])):
+            continue
+        hit.add(e.get("run_name"))
+        if e.get("aggregate_name") == "cv":
+            continue
+        for k in ("real_time", "cpu_time"):
+            e[k] *= factor
+        for k in ("bytes_per_second", "msgs_per_s"):
+            if k in e:
+                e[k] /= factor
+    assert hit, pattern
+    return out, hit
+
+
+class Tmp(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sb-tools-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)  # also when setUp skips
+
+    def path(self, *parts):
+        return os.path.join(self.tmp, *parts)
+
+    def compare(self, base, new, *extra, check=None):
+        out = self.path("verdicts.json")
+        proc = tool("compare", base, new, "--json", out, "--results-dir", self.path("results"),
+                    *extra, check=check)
+        verdicts = {}
+        if os.path.exists(out):
+            for comp in load(out):
+                for r in comp["rows"]:
+                    verdicts[r["name"]] = r["verdict"]
+            os.remove(out)
+        return proc, verdicts
+
+
+def separable(doc, factor):
+    """Benchmarks whose repetitions all move past each other when scaled by factor
+    (max/min spread below it): a Mann-Whitney test must call those. With the shared, noisy
+    machines the samples were measured on, noisier benchmarks may overlap after a 10% shift
+    and rightly stay `same`."""
+    times = {}
+    for e in doc["benchmarks"]:
+        if e.get("run_type") == "iteration":
+            times.setdefault(e["run_name"], []).append(e["real_time"])
+    spread = factor if factor > 1 else 1 / factor
+    return sorted(n for n, t in times.items() if len(t) >= 5 and max(t) / min(t) < spread)
+
+
+class CompareTest(Tmp):
+    # The 10% slowdown is injected into a copy of parse_bench.rerun_b.json (7 repetitions).
+    BASE = RERUN_B
+
+    def slowed(self, factor, name="slow.json"):
+        doc = load(self.BASE)
+        names = separable(doc, factor)
+        self.assertGreaterEqual(len(names), 3, "the sample needs 3 benchmarks with a small spread")
+        out, hit = scaled(doc, "^(" + "|".join(re.escape(n) for n in names) + ")$", factor)
+        self.assertEqual(sorted(hit), names)
+        dump(out, self.path(name))
+        return self.path(name), names
+
+    def test_slowdown_of_10_percent_is_a_regression(self):
+        slow, names = self.slowed(1.10)
+        proc, v = self.compare(self.BASE, slow, check=1)
+        for name in names:
+            self.assertEqual(v[name], "regression", proc.stdout)
+        others = {n: x for n, x in v.items() if n not in names}
+        self.assertTrue(others)
+        self.assertEqual(set(others.values()), {"same"}, proc.stdout)
+        self.assertIn("geometric mean of new/base", proc.stdout)
+
+    def test_slowdown_of_every_benchmark_is_never_an_improvement(self):
+        doc, _hit = scaled(load(RUN1), ".", 1.10)
+        dump(doc, self.path("all.json"))
+        proc, v = self.compare(RUN1, self.path("all.json"))
+        self.assertNotIn("improvement", v.values())
+        self.assertEqual(proc.returncode, 1 if "regression" in v.values() else 0)
+
+    def test_speedup_is_an_improvement_and_exits_0(self):
+        fast, names = self.slowed(0.85, "fast.json")
+        _proc, v = self.compare(self.BASE, fast, check=0)
+        for name in names:
+            self.assertEqual(v[name], "improvement")
+
+    def test_unchanged_rerun_is_same(self):
+        # Two real runs of the same filter (not a synthetic copy): every verdict is `same`.
+        proc, v = self.compare(RERUN_A, RERUN_B, check=0)
+        self.assertEqual(len(v), 10)
+        self.assertEqual(set(v.values()), {"same"}, proc.stdout)
+
+    def test_identical_files_are_same(self):
+        _proc, v = self.compare(RUN1, RUN1, check=0)
+        self.assertEqual(set(v.values()), {"same"})
+
+    def test_too_few_repetitions_is_inconclusive(self):
+        doc = load(self.BASE)
+        few = copy.deepcopy(doc)
+        few["benchmarks"] = [e for e in doc["benchmarks"]
+                             if e.get("run_type") == "iteration" and e["repetition_index"] < 2]
+        dump(few, self.path("few.json"))
+        slow, _hit = scaled(few, ".", 1.5)
+        dump(slow, self.path("few_slow.json"))
+        # Even a 50% slowdown cannot be called with 2 repetitions a side: exit 0.
+        proc, v = self.compare(self.path("few.json"), self.path("few_slow.json"), check=0)
+        self.assertEqual(set(v.values()), {"inconclusive"}, proc.stdout)
+        self.assertIn("--benchmark_repetitions", proc.stdout)
+        # 2 against 7 repetitions: still inconclusive.
+        _proc, v = self.compare(self.path("few.json"), self.BASE, check=0)
+        self.assertEqual(set(v.values()), {"inconclusive"})
+        # 3 against 3 cannot reach p <= 0.01 either (smallest two-sided p = 0.1).
+        three = copy.deepcopy(doc)
+        three["benchmarks"] = [e for e in doc["benchmarks"]
+                               if e.get("run_type") == "iteration" and e["repetition_index"] < 3]
+        dump(three, self.path("three.json"))
+        dump(scaled(three, ".", 1.5)[0], self.path("three_slow.json"))
+        _proc, v = self.compare(self.path("three.json"), self.path("three_slow.json"), check=0)
+        self.assertEqual(set(v.values()), {"inconclusive"})
+
+    def test_thresholds_json_overrides(self):
+        slow, names = self.slowed(1.10)
+        first = names[0]
+        os.makedirs(self.path("results"))
+        # 15% for one benchmark: it becomes `same`, the others still regress.
+        dump({"^" + re.escape(first) + "$": 15, "icount": {".*": 50}},
+             self.path("results", "thresholds.json"))
+        proc, v = self.compare(self.BASE, slow, check=1)
+        for name in names:
+            self.assertEqual(v[name], "same" if name == first else "regression", proc.stdout)
+        # Everything at 20%: no regression left, exit 0.
+        dump({".*": 20}, self.path("results", "thresholds.json"))
+        _proc, v = self.compare(self.BASE, slow, check=0)
+        self.assertNotIn("regression", v.values())
+        # --threshold changes the default; --thresholds names another file.
+        dump({}, self.path("results", "thresholds.json"))
+        self.compare(self.BASE, slow, "--threshold", "12", check=0)
+        dump({"^" + re.escape(first) + "$": 3}, self.path("other.json"))
+        _proc, v = self.compare(self.BASE, slow, "--threshold", "12",
+                                "--thresholds", self.path("other.json"), check=1)
+        self.assertEqual([n for n, x in v.items() if x == "regression"], [first])
+
+    def icount_file(self, path, instr, iterations=20, machine="m1"):
+        dump({"context": {"machine_id": machine, "git_sha": "x"},
+              "instructions": {f"{n}/iterations:{iterations}": c for n, c in instr.items()},
+              "icount": {"iterations": iterations}}, path)
+
+    def test_icount_files(self):
+        base = {"decode/a/xmlrpc/add.call": 10000.0, "decode/b/xmlrpc/add.call": 20000.0,
+                "decode/c/xmlrpc/add.call": 30000.0, "parse/d/xmlrpc/x": 1000.0}
+        new = {"decode/a/xmlrpc/add.call": 10150.0,   # +1.5%: regression
+               "decode/b/xmlrpc/add.call": 20100.0,   # +0.5%: same
+               "decode/c/xmlrpc/add.call": 29000.0,   # -3.3%: improvement
+               "parse/d/xmlrpc/x": 1000.0}
+        self.icount_file(self.path("a.json"), base, iterations=20)
+        self.icount_file(self.path("b.json"), new, iterations=7)  # paired without /iterations:N
+        proc, v = self.compare(self.path("a.json"), self.path("b.json"), check=1)
+        self.assertEqual(v, {"decode/a/xmlrpc/add.call": "regression",
+                             "decode/b/xmlrpc/add.call": "same",
+                             "decode/c/xmlrpc/add.call": "improvement",
+                             "parse/d/xmlrpc/x": "same"}, proc.stdout)
+        # The icount section of thresholds.json applies to instruction counts only.
+        os.makedirs(self.path("results"))
+        dump({".*": 0.1, "icount": {"^decode/a/": 2}}, self.path("results", "thresholds.json"))
+        _proc, v = self.compare(self.path("a.json"), self.path("b.json"), check=0)
+        self.assertEqual(v["decode/a/xmlrpc/add.call"], "same")
+        self.assertEqual(v["decode/c/xmlrpc/add.call"], "improvement")
+
+    def test_icount_against_baseline(self):
+        results = self.path("results")
+        self.icount_file(self.path("build-icount.json"), {"decode/a/x/y": 1000.0}, machine="m1")
+        dump(dict(load(self.path("build-icount.json")), instructions={"decode/a/x/y": 1020.0}),
+             self.path("new-icount.json"))
+        proc = tool("compare", "--results-dir", results, "--against-baseline",
+                    self.path("new-icount.json"), check=0)
+        self.assertIn("no baseline for machine m1: run tools/results baseline --icount", proc.stdout)
+        os.makedirs(os.path.join(results, "m1", "icount"))
+        shutil.copy(self.path("build-icount.json"),
+                    os.path.join(results, "m1", "icount", "20250101-000000_x.json"))
+        tool("results", "--results-dir", results, "--machine", "m1", "baseline", "--icount",
+             check=0)
+        self.assertTrue(os.path.exists(os.path.join(results, "m1", "icount", "baseline.json")))
+        tool("compare", "--results-dir", results, "--against-baseline",
+             self.path("new-icount.json"), check=1)   # +2% instructions
+
+    def test_mixed_kinds_are_refused(self):
+        self.icount_file(self.path("a.json"), {"x": 1.0})
+        proc, _v = self.compare(self.path("a.json"), RUN1, check=2)
+        self.assertIn("cannot compare", proc.stderr)
+
+    def test_against_baseline(self):
+        results = self.path("results")
+        mid = load(self.BASE)["context"]["machine_id"]
+        # No baseline: the message, exit 0.
+        proc = tool("compare", "--results-dir", results, "--against-baseline", self.BASE,
+                    self.path("missing.json"), check=0)
+        self.assertIn(f"no baseline for machine {mid}: run tools/results baseline", proc.stdout)
+        # A baseline and a regressed run: exit 1; an unchanged run: exit 0.
+        os.makedirs(os.path.join(results, mid))
+        shutil.copy(self.BASE, os.path.join(results, mid, "baseline.parse_bench.json"))
+        slow, _names = self.slowed(1.10, "parse_bench.json")
+        tool("compare", "--results-dir", results, "--against-baseline", slow, check=1)
+        tool("compare", "--results-dir", results, "--against-baseline", RERUN_A, check=0)
+
+    def test_help(self):
+        proc = tool("compare", "--help", check=0)
+        for word in ("regression", "improvement", "inconclusive", "thresholds.json", "icount"):
+            self.assertIn(word, proc.stdout)
+
+
+class ResultsTest(Tmp):
+    def test_save_baseline_list(self):
+        results = self.path("results")
+        src = self.path("build-results")
+        os.makedirs(src)
+        shutil.copy(RUN1, os.path.join(src, "parse_bench.json"))
+        shutil.copy(ROUNDTRIP, os.path.join(src, "roundtrip_bench.json"))
+        # A file from another machine is refused; the others are saved.
+        other = load(RERUN_A)
+        other["context"]["machine_id"] = "0123456789ab"
+        dump(other, os.path.join(src, "stray.json"))
+        proc = tool("results", "--results-dir", results, "save", "--from", src, check=1)
+        self.assertIn("refusing", proc.stderr)
+        self.assertIn("0123456789ab", proc.stderr)
+        mid = load(RUN1)["context"]["machine_id"]
+        saved = sorted(os.listdir(os.path.join(results, mid)))
+        self.assertEqual(len(saved), 2, saved)
+        for f in saved:
+            self.assertRegex(f, r"^\d{8}-\d{6}_[0-9a-f]{12}(-dirty)?\.(parse|roundtrip)_bench\.json$")
+        self.assertFalse(os.path.exists(os.path.join(results, "0123456789ab")))
+        # Unmodified copies.
+        pb = next(f for f in saved if f.endswith(".parse_bench.json"))
+        with open(RUN1, "rb") as a, open(os.path.join(results, mid, pb), "rb") as b:
+            self.assertEqual(a.read(), b.read())
+        # Saving again changes nothing; no baseline was set by save.
+        os.remove(os.path.join(src, "stray.json"))
+        proc = tool("results", "--results-dir", results, "save", "--from", src, check=0)
+        self.assertIn("already saved", proc.stdout)
+        self.assertFalse([f for f in os.listdir(os.path.join(results, mid))
+                          if f.startswith("baseline")])
+        # An explicit baseline, by run prefix.
+        prefix = pb[:-len(".parse_bench.json")]
+        tool("results", "--results-dir", results, "--machine", mid, "baseline", prefix, check=0)
+        self.assertTrue(os.path.exists(os.path.join(results, mid, "baseline.parse_bench.json")))
+        self.assertTrue(os.path.exists(os.path.join(results, mid, "baseline.roundtrip_bench.json")))
+        proc = tool("results", "--results-dir", results, "--machine", mid, "list", check=0)
+        self.assertIn("[baseline]", proc.stdout)
+        self.assertIn(mid, proc.stdout)
+        # A run that does not exist.
+        tool("results", "--results-dir", results, "--machine", mid, "baseline", "19990101",
+             check=1)
+
+    def test_help(self):
+        proc = tool("results", "--help", check=0)
+        for word in ("save", "baseline", "list"):
+            self.assertIn(word, proc.stdout)
+
+
+class ReportTest(Tmp):
+    def run_report(self, *extra):
+        results = self.path("results")
+        mid = load(RUN1)["context"]["machine_id"]
+        mdir = os.path.join(results, mid)
+        os.makedirs(mdir, exist_ok=True)
+        tool("results", "--results-dir", results, "save", RUN1, ROUNDTRIP, check=0)
+        proc = tool("report", "--results-dir", results, "--machine", mid, "--summary", *extra,
+                    check=0)
+        return proc, mdir
+
+    def check_charts(self, mdir, text, at_least=8):
+        links = re.findall(r"\]\((charts/[^)]+)\)", text)
+        self.assertGreaterEqual(len(links), at_least, links)
+        for link in links:
+            path = os.path.join(mdir, link)
+            self.assertTrue(os.path.exists(path), link)
+            root = ET.parse(path).getroot()
+            self.assertEqual(root.tag.rsplit("}", 1)[-1], "svg", link)
+        return links
+
+    def test_report_from_the_committed_samples(self):
+        proc, mdir = self.run_report()
+        with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        links = self.check_charts(mdir, text)
+        # Every chart in the folder is linked (no stale ones).
+        self.assertEqual(sorted(os.listdir(os.path.join(mdir, "charts"))),
+                         sorted(os.path.basename(l) for l in links))
+        for heading in ("Decode throughput per adapter and family", "Parse vs walk vs decode",
+                        "Throughput against message size", "Allocations and peak memory",
+                        "Round trip: where the time goes", "Wire bytes per family",
+                        "Parser share of a call per link model", "Adapter flags",
+                        "2001 DOM vs pull, now", "Adapter overhead vs direct calls",
+                        "Run and reproduction"):
+            self.assertIn(f"## {heading}", text)
+        self.assertNotIn("## Conformance", text)   # no conformance.json: skipped silently
+        self.assertIn("projected call time = client encode", text)
+        self.assertIn("Fastest decode per protocol family", text.split("##")[0])
+        self.assertIn("on loopback", text.split("##")[0])
+        self.assertIn("`rapidxml/dom-fastest`", text)   # flags of every adapter in the context
+        self.assertIn("fastest decode per family", proc.stdout)  # --summary
+
+    def test_conformance_section(self):
+        results = self.path("results")
+        mid = load(RUN1)["context"]["machine_id"]
+        os.makedirs(os.path.join(results, mid))
+        dump({"results": [
+            {"adapter": "pugixml/dom", "file": "hostile/xml/billion-laughs.xml",
+             "accepted": False, "error": "DTD not allowed", "time_ns": 1200},
+            {"adapter": "libxml2/sax", "file": "hostile/xml/billion-laughs.xml",
+             "result": "rejected", "error": "line 2: DOCTYPE", "time_ms": 0.004},
+            {"adapter": "pugixml/dom", "file": "hostile/xml/deep.xml", "accepted": True,
+             "time_us": 3.5}]}, os.path.join(results, mid, "conformance.json"))
+        _proc, mdir = self.run_report()
+        with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("## Conformance: hostile inputs", text)
+        self.assertIn("DTD not allowed", text)
+        self.assertIn("| `pugixml-dom` | rej | acc |", text)
+
+    def test_parse_results_only(self):
+        out = self.path("out")
+        tool("report", RERUN_A, "--out-dir", out, check=0)
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertNotIn("## Round trip", text)
+        self.check_charts(out, text, at_least=1)
+
+    def test_help(self):
+        proc = tool("report", "--help", check=0)
+        self.assertIn("report.md", proc.stdout)
+
+
+class IcountTest(Tmp):
+    # libxml2 (hash seeds from time()) and Expat (a random hash salt per document) are the
+    # adapters whose counts would vary without tools/icount's determinism shim.
+    FILTER = (r"^decode/(pugixml-dom|libxml2-dom|libxml2-sax|expat-sax|rapidjson-dom)/"
+              r"(xmlrpc|soap11-rpc-encoded|jsonrpc)/(getRate|complex)\.call")
+
+    def setUp(self):
+        super().setUp()
+        self.bench = os.environ.get("SB_PARSE_BENCH", "")
+        if not self.bench or not os.access(self.bench, os.X_OK):
+            self.skipTest("SB_PARSE_BENCH does not name a parse_bench binary")
+        if not shutil.which("valgrind"):
+            self.skipTest("valgrind is not installed")
+
+    def test_two_runs_give_identical_counts(self):
+        docs = []
+        for i in range(2):
+            out = self.path(f"icount{i}.json")
+            tool("icount", "--bench", self.bench, "--filter", self.FILTER, "--iterations", "3",
+                 "--out", out, "--quiet", check=0)
+            docs.append(load(out))
+        a, b = (d["instructions"] for d in docs)
+        self.assertEqual(len(a), 18, sorted(a))
+        self.assertEqual(a, b)
+        for name, count in a.items():
+            self.assertGreater(count, 100, name)
+        self.assertTrue(docs[0]["context"].get("machine_id"))
+        self.assertEqual(docs[0]["icount"]["iterations"], 3)
+        # And compare calls two identical counts `same`.
+        _proc, v = self.compare(self.path("icount0.json"), self.path("icount1.json"), check=0)
+        self.assertEqual(set(v.values()), {"same"})
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], *sys.argv[1:]], verbosity=2)

@@ -1,0 +1,288 @@
+"""Shared code of tools/results, tools/report, tools/compare and tools/icount.
+
+Reads Google Benchmark JSON (docs/results.md) and tools/icount files, names them the way
+results/<machine-id>/ stores them, and finds "this machine". Standard library only; run
+with /usr/bin/python3 (Debian's, which also has matplotlib and scipy for the tools).
+"""
+import datetime as _dt
+import glob
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS_DIR = os.path.join(REPO, "results")
+BUILD_DIR = os.path.join(REPO, "build")
+BENCHES = ("parse_bench", "roundtrip_bench")
+
+# Keys of a Google Benchmark run entry that are not counters.
+_GB_FIELDS = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type",
+    "repetitions", "repetition_index", "threads", "iterations", "real_time", "cpu_time",
+    "time_unit", "aggregate_name", "aggregate_unit", "error_occurred", "error_message",
+    "label", "skipped", "skip_message",
+}
+_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+_ITER_SUFFIX = re.compile(r"/iterations:\d+")
+_RUN_FILE = re.compile(r"^(\d{8}-\d{6})_(.+)\.([A-Za-z0-9_]+)\.json$")
+
+
+class ResultError(Exception):
+    """A file that is not what a tool expected (message is for the user)."""
+
+
+def load_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise ResultError(f"{path}: cannot read JSON: {e}") from e
+
+
+def is_gb(doc):
+    return isinstance(doc, dict) and isinstance(doc.get("benchmarks"), list)
+
+
+def is_icount(doc):
+    return isinstance(doc, dict) and isinstance(doc.get("instructions"), dict)
+
+
+def context(doc):
+    ctx = doc.get("context") if isinstance(doc, dict) else None
+    return ctx if isinstance(ctx, dict) else {}
+
+
+def machine_id(doc):
+    return str(context(doc).get("machine_id", "")) or None
+
+
+def pair_name(name):
+    """The name benchmarks are paired by: without Google Benchmark's /iterations:N suffix."""
+    return _ITER_SUFFIX.sub("", name)
+
+
+def bench_kind(doc, path=""):
+    """parse_bench / roundtrip_bench: the executable that wrote the file."""
+    exe = str(context(doc).get("executable", ""))
+    base = os.path.basename(exe)
+    if base:
+        return base
+    base = os.path.basename(path)
+    for b in BENCHES:
+        if base.startswith(b) or f".{b}." in base:
+            return b
+    names = [str(b.get("name", "")) for b in doc.get("benchmarks", [])]
+    if names and all(n.startswith(("roundtrip/", "messaging/")) for n in names):
+        return "roundtrip_bench"
+    return "parse_bench"
+
+
+def utc_stamp(doc):
+    """The run's date (Google Benchmark's context date) in UTC, YYYYMMDD-HHMMSS."""
+    raw = str(context(doc).get("date", ""))
+    try:
+        when = _dt.datetime.fromisoformat(raw)
+    except ValueError:
+        when = None
+    if when is None:
+        raise ResultError("no parsable context date")
+    if when.tzinfo is None:  # a naive date is local time
+        when = when.astimezone()
+    return when.astimezone(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+
+
+def safe_sha(doc):
+    sha = str(context(doc).get("git_sha", "unknown")) or "unknown"
+    return re.sub(r"[^A-Za-z0-9._-]", "_", sha)
+
+
+def run_file_name(doc, path=""):
+    return f"{utc_stamp(doc)}_{safe_sha(doc)}.{bench_kind(doc, path)}.json"
+
+
+def parse_run_file_name(base):
+    """(stamp, sha, bench) for '<date>_<sha>.<bench>.json', else None."""
+    m = _RUN_FILE.match(base)
+    return (m.group(1), m.group(2), m.group(3)) if m else None
+
+
+class Result:
+    """One benchmark of one file: its repetitions and the numbers a reader should see."""
+
+    def __init__(self, name):
+        self.name = name                # run_name as written (with /iterations:N)
+        self.times = []                 # real_time per repetition, ns
+        self.cpu_times = []             # cpu_time per repetition, ns
+        self.rep_counters = []          # counters per repetition
+        self.agg = {}                   # aggregate name -> (real_time ns or fraction, counters)
+        self.error = None
+        self.iterations = 0
+
+    @property
+    def reps(self):
+        return len(self.times)
+
+    @property
+    def time(self):
+        """Median real time in ns (the only run, the median of the repetitions or the
+        median aggregate when only aggregates were written)."""
+        if self.times:
+            return statistics.median(self.times)
+        if "median" in self.agg:
+            return self.agg["median"][0]
+        if "mean" in self.agg:
+            return self.agg["mean"][0]
+        return None
+
+    @property
+    def cv(self):
+        """Coefficient of variation of real time across repetitions (fraction), or None."""
+        if len(self.times) >= 2:
+            mean = statistics.fmean(self.times)
+            return statistics.stdev(self.times) / mean if mean > 0 else None
+        if "cv" in self.agg:
+            return self.agg["cv"][0]
+        return None
+
+    def noisy(self, limit=0.05):
+        cv = self.cv
+        return cv is not None and cv > limit
+
+    def counter(self, key):
+        """Median of a counter over the repetitions (or its median aggregate)."""
+        vals = [c[key] for c in self.rep_counters if key in c]
+        if vals:
+            return statistics.median(vals)
+        for agg in ("median", "mean"):
+            if agg in self.agg and key in self.agg[agg][1]:
+                return self.agg[agg][1][key]
+        return None
+
+
+def _counters(entry):
+    return {k: float(v) for k, v in entry.items()
+            if k not in _GB_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def results_of(doc):
+    """{run_name: Result} for a Google Benchmark document, in file order."""
+    out = {}
+    for e in doc.get("benchmarks", []):
+        name = str(e.get("run_name") or e.get("name", ""))
+        r = out.get(name)
+        if r is None:
+            r = out[name] = Result(name)
+        if e.get("error_occurred") or (e.get("skipped") and e.get("skip_message")):
+            r.error = str(e.get("error_message") or e.get("skip_message") or "error")
+            continue
+        scale = _UNIT_NS.get(str(e.get("time_unit", "ns")), 1.0)
+        if e.get("run_type", "iteration") == "aggregate":
+            agg = str(e.get("aggregate_name", ""))
+            if agg == "cv" or e.get("aggregate_unit") == "percentage":
+                r.agg[agg] = (float(e.get("real_time", 0.0)), _counters(e))
+            else:
+                r.agg[agg] = (float(e.get("real_time", 0.0)) * scale, _counters(e))
+            continue
+        r.times.append(float(e.get("real_time", 0.0)) * scale)
+        r.cpu_times.append(float(e.get("cpu_time", 0.0)) * scale)
+        r.rep_counters.append(_counters(e))
+        r.iterations = int(e.get("iterations", 0))
+    return out
+
+
+# --- finding files and machines ---------------------------------------------------------
+
+def machine_dirs(results_dir=RESULTS_DIR):
+    if not os.path.isdir(results_dir):
+        return []
+    return sorted(d for d in os.listdir(results_dir)
+                  if os.path.isdir(os.path.join(results_dir, d)) and not d.startswith("."))
+
+
+def run_files(machine_dir):
+    """[(stamp, sha, bench, path)] of the runs stored in a machine folder, oldest first."""
+    out = []
+    for p in glob.glob(os.path.join(machine_dir, "*.json")):
+        parsed = parse_run_file_name(os.path.basename(p))
+        if parsed:
+            out.append((*parsed, p))
+    return sorted(out)
+
+
+def newest_runs(machine_dir):
+    """The newest stored file of each bench: {bench: path}."""
+    newest = {}
+    for stamp, _sha, bench, path in run_files(machine_dir):
+        newest[bench] = path  # sorted oldest first: the last one wins
+    return newest
+
+
+def _ids_in(paths):
+    ids = []
+    for p in paths:
+        try:
+            doc = load_json(p)
+        except ResultError:
+            continue
+        mid = machine_id(doc) if is_gb(doc) else None
+        if mid:
+            ids.append((os.path.getmtime(p), mid))
+    return [m for _t, m in sorted(ids, reverse=True)]
+
+
+def this_machine(results_dir=RESULTS_DIR, build_dir=BUILD_DIR, explicit=None, quiet=False):
+    """The machine id of this machine: --machine, else the newest build/results file, else a
+    one-benchmark run of build/bench/parse_bench, else the only folder in results/."""
+    if explicit:
+        return explicit
+    ids = _ids_in(glob.glob(os.path.join(build_dir, "results", "*.json")))
+    if ids:
+        return ids[0]
+    exe = os.path.join(build_dir, "bench", "parse_bench")
+    if os.access(exe, os.X_OK):
+        ctx = bench_context(exe)
+        if ctx.get("machine_id"):
+            return ctx["machine_id"]
+    dirs = machine_dirs(results_dir)
+    if len(dirs) == 1:
+        return dirs[0]
+    raise ResultError(
+        "cannot tell this machine's id (no build/results/*.json, no build/bench/parse_bench, "
+        f"{len(dirs)} folders in {results_dir}): pass --machine ID")
+
+
+def bench_context(exe, corpus=None):
+    """The Google Benchmark context of parse_bench on this machine (one tiny benchmark)."""
+    with tempfile.TemporaryDirectory(prefix="sb-ctx-") as tmp:
+        out = os.path.join(tmp, "ctx.json")
+        cmd = [exe, "--no-pin", "--set=default", "--benchmark_filter=^floor/memcpy/xmlrpc/add\\.call$",
+               "--benchmark_min_time=0.001", f"--benchmark_out={out}",
+               "--benchmark_out_format=json"]
+        if corpus:
+            cmd.append(f"--corpus={corpus}")
+        try:
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           timeout=300, check=False)
+            return context(load_json(out))
+        except (OSError, subprocess.SubprocessError, ResultError):
+            return {}
+
+
+def geomean(values):
+    vals = [v for v in values if v and v > 0]
+    if not vals:
+        return None
+    return math.exp(sum(math.log(v) for v in vals) / len(vals))
+
+
+def rel(path):
+    """A path as the user would type it from the repository root."""
+    try:
+        r = os.path.relpath(path, REPO)
+    except ValueError:
+        return path
+    return path if r.startswith("..") else r
