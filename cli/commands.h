@@ -13,5 +13,11 @@ struct ExitCode {
 void add_list_command(CLI::App& app);
 void add_digest_command(CLI::App& app);
 void add_decode_command(CLI::App& app);
+// soapbench wsdl [--base-url URL]: prints the WSDL 1.1 document.
+void add_wsdl_command(CLI::App& app);
+// soapbench call --url URL --protocol P METHOD [ARGS...]: one RPC through RpcClient.
+void add_call_command(CLI::App& app);
+// soapbench serve [--port N] [--parser NAME] [--tls] [limits…]: the RPC server until a signal.
+void add_serve_command(CLI::App& app);
 
 }  // namespace sb::cli

@@ -20,6 +20,7 @@ std::string flag_words(const AdapterInfo& i) {
   if (i.format == Format::xml) add(i.processes_namespaces, "namespaces");
   add(i.modifies_input, "insitu");
   add(i.reuses_state, "reuse");
+  if (i.format == Format::xml && !i.keeps_whitespace_text) out += ",drops-whitespace-text";
   if (i.fastest_mode) out += ",fastest-mode";
   if (i.digest_exempt) out += ",digest-exempt";
   return out;

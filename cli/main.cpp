@@ -13,10 +13,16 @@ int main(int argc, char** argv) {
   sb::cli::add_list_command(app);
   sb::cli::add_digest_command(app);
   sb::cli::add_decode_command(app);
+  sb::cli::add_wsdl_command(app);
+  sb::cli::add_call_command(app);
+  sb::cli::add_serve_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // Bad flags: one line, exit 1 (DESIGN.md "Command line"), not CLI11's two lines and codes.
+    fmt::print(stderr, "soapbench: {}\n", e.what());
+    return 1;
   } catch (const sb::cli::ExitCode& e) {
     return e.code;
   }

@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 #include "codecs/base64.h"
 
@@ -18,47 +17,55 @@ void append_double(std::string& out, double d) {
     out += d < 0 ? "-Infinity" : "Infinity";
     return;
   }
-  // Shortest round-trip digits in scientific form: [-]d[.ddd]e±XX.
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-  (void)ec;  // 64 bytes always suffice for a double
-  std::string_view sci(buf, static_cast<std::size_t>(end - buf));
-  const bool negative = sci.front() == '-';
-  if (negative) sci.remove_prefix(1);
-  const std::size_t e_pos = sci.find('e');
-  std::string digits;
-  for (char c : sci.substr(0, e_pos)) {
-    if (c != '.') digits += c;
+  // Shortest round-trip digits in scientific form: [-]d[.ddd]e±XX. No heap: this runs once per
+  // double on every encode.
+  char sci[32];
+  auto [sci_end, ec] = std::to_chars(sci, sci + sizeof sci, d, std::chars_format::scientific);
+  (void)ec;  // 32 bytes always suffice for a double
+  const char* p = sci;
+  const bool negative = *p == '-';
+  if (negative) ++p;
+  char digits[20];
+  int n = 0;
+  for (; p != sci_end && *p != 'e'; ++p) {
+    if (*p != '.') digits[n++] = *p;
   }
-  const int exponent = std::atoi(std::string(sci.substr(e_pos + 1)).c_str());
+  int exponent = 0;
+  std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), sci_end, exponent);
   const int decpt = exponent + 1;  // digits are 0.d1d2… × 10^decpt
-  if (negative) out += '-';
-  const int n = static_cast<int>(digits.size());
+  char buf[48];
+  char* o = buf;
+  if (negative) *o++ = '-';
   if (decpt > -4 && decpt <= 16) {  // CPython float_repr_style 'short', mode 'r'
     if (decpt <= 0) {
-      out += "0.";
-      out.append(static_cast<std::size_t>(-decpt), '0');
-      out += digits;
+      *o++ = '0';
+      *o++ = '.';
+      for (int i = 0; i < -decpt; ++i) *o++ = '0';
+      for (int i = 0; i < n; ++i) *o++ = digits[i];
     } else if (decpt >= n) {
-      out += digits;
-      out.append(static_cast<std::size_t>(decpt - n), '0');
-      out += ".0";
+      for (int i = 0; i < n; ++i) *o++ = digits[i];
+      for (int i = n; i < decpt; ++i) *o++ = '0';
+      *o++ = '.';
+      *o++ = '0';
     } else {
-      out.append(digits, 0, static_cast<std::size_t>(decpt));
-      out += '.';
-      out.append(digits, static_cast<std::size_t>(decpt));
+      for (int i = 0; i < decpt; ++i) *o++ = digits[i];
+      *o++ = '.';
+      for (int i = decpt; i < n; ++i) *o++ = digits[i];
     }
   } else {
-    out += digits[0];
+    *o++ = digits[0];
     if (n > 1) {
-      out += '.';
-      out.append(digits, 1);
+      *o++ = '.';
+      for (int i = 1; i < n; ++i) *o++ = digits[i];
     }
     const int e = decpt - 1;
-    char exp_buf[16];
-    std::snprintf(exp_buf, sizeof exp_buf, "e%c%02d", e < 0 ? '-' : '+', std::abs(e));
-    out += exp_buf;
+    *o++ = 'e';
+    *o++ = e < 0 ? '-' : '+';
+    const int a = e < 0 ? -e : e;
+    if (a < 10) *o++ = '0';
+    o = std::to_chars(o, buf + sizeof buf, a).ptr;
   }
+  out.append(buf, static_cast<std::size_t>(o - buf));
 }
 
 std::string format_double(double d) {

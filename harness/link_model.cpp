@@ -4,7 +4,8 @@ namespace sb {
 
 double projected_seconds(const CallCost& c, const Link& link) {
   if (link.bits_per_second == 0) return c.measured_total;
-  const double cpu = c.client_encode + c.server_decode + c.dispatch + c.server_encode + c.client_decode;
+  const double cpu =
+      c.client_encode + c.server_decode + c.dispatch + c.server_encode + c.client_decode;
   return cpu + link.rtt_seconds * c.round_trips + c.bytes * 8 / link.bits_per_second;
 }
 

@@ -36,6 +36,9 @@ struct AdapterInfo {
   bool fastest_mode;          // a documented fastest mode, not the default
   bool digest_exempt;         // its digest legitimately differs (e.g. no entity decoding)
   std::string notes;          // one line: what state is reused, anything else a reader must know
+  // Reports whitespace-only text (<s> </s> is the string " "). DOM libraries that drop it in their
+  // default mode decode such values as "" (a fact the report prints; the Digest ignores such runs).
+  bool keeps_whitespace_text = true;
 };
 
 // What the `decode` level reports besides its Status.

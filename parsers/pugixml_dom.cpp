@@ -116,6 +116,7 @@ AdapterInfo pugixml_info(bool inplace) {
       .notes = std::string("xml_document reused (its pages are freed on each load); ") +
                (inplace ? "parses in the caller's buffer" : "copies the input") +
                "; unknown entity references are kept as text",
+      .keeps_whitespace_text = false,
   };
 }
 

@@ -3,8 +3,11 @@
 // translation, no data nodes).
 #include <rapidxml/rapidxml.hpp>
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -88,35 +91,67 @@ inline const char* skip_attributes(const char* p, const char* end) {
   return p;
 }
 
-// A bound that settles most messages without the scan: nesting needs one '<' per level, and
-// DOCTYPE, comments and CDATA all start with "<!". True when [p, end) holds at most max_lt '<'
-// bytes and no "<!", so that neither nesting deeper than max_lt nor a DOCTYPE is possible. Reads
-// 16 bytes at a time, up to 15 bytes past the terminating NUL: MessageBuffer's zeroed padding.
+// A bound that settles most messages without any scan: nesting needs one '<' per level, so a
+// message holding at most max_lt '<' bytes cannot nest deeper than max_lt. Reads 16 bytes at a
+// time, up to 15 bytes past the terminating NUL: MessageBuffer's zeroed padding.
 static_assert(MessageBuffer::kPadding >= 16);
-inline bool trivially_shallow(const char* p, const char* end, std::size_t max_lt) {
+inline bool at_most_lt(const char* p, const char* end, std::size_t max_lt) {
   std::size_t lt = 0;
 #if defined(__SSE2__)
   const __m128i lt_byte = _mm_set1_epi8('<');
-  const __m128i bang_byte = _mm_set1_epi8('!');
-  unsigned carry = 0;  // 1 when the previous block ended with '<'
   for (; p < end; p += 16) {
     const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     const auto lts = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, lt_byte)));
-    if ((lts | carry) == 0) continue;
-    const auto bangs = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, bang_byte)));
-    if ((((lts << 1) | carry) & bangs) != 0) return false;
-    carry = lts >> 15;
-    lt += static_cast<std::size_t>(std::popcount(lts));
+    if (lts == 0) continue;
+    if (p + 16 > end) {
+      lt += static_cast<std::size_t>(std::popcount(lts & ((1U << (end - p)) - 1)));
+    } else {
+      lt += static_cast<std::size_t>(std::popcount(lts));
+    }
     if (lt > max_lt) return false;
   }
 #else
   for (p = static_cast<const char*>(std::memchr(p, '<', static_cast<std::size_t>(end - p)));
        p != nullptr; p = static_cast<const char*>(
                          std::memchr(p + 1, '<', static_cast<std::size_t>(end - p - 1)))) {
-    if (++lt > max_lt || p[1] == '!') return false;
+    if (++lt > max_lt) return false;
   }
 #endif
   return true;
+}
+
+// Stack RapidXML may use per nesting level (measured: about 150 bytes, 350 under ASan), with a
+// margin, and the stack kept free for everything else.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kStackPerLevel = 512;
+#else
+constexpr std::size_t kStackPerLevel = 256;
+#endif
+constexpr std::size_t kStackReserve = 256 * 1024;
+
+// The lowest usable stack address of the calling thread (0 when unknown), read once per thread.
+std::uintptr_t stack_low() {
+  static thread_local const std::uintptr_t low = [] {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return std::uintptr_t{0};
+    void* addr = nullptr;
+    std::size_t size = 0;
+    const int rc = pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? reinterpret_cast<std::uintptr_t>(addr) : std::uintptr_t{0};
+  }();
+  return low;
+}
+
+// True when RapidXML cannot overflow this thread's stack on a message of `size` bytes: each
+// nesting level costs at least 3 bytes of input ("<a>"), so at most size / 3 + 1 levels.
+bool recursion_fits_stack(std::size_t size) {
+  const std::uintptr_t low = stack_low();
+  if (low == 0) return false;
+  const char probe = 0;
+  const auto sp = reinterpret_cast<std::uintptr_t>(&probe);
+  if (sp <= low + kStackReserve) return false;
+  return (size / 3 + 1) * kStackPerLevel <= sp - low - kStackReserve;
 }
 
 // RapidXML's parser recurses once per nesting level (parse_node -> parse_element ->
@@ -206,28 +241,44 @@ class RapidxmlDom {
   Status parse(MessageBuffer& message) {
     // Frees the dynamic pool blocks of the previous message; the 64 KiB static block stays.
     doc_.clear();
+    root_ = nullptr;
     if (message.data() == nullptr) return Status::malformed("no root element");  // never assigned
     const char* begin = message.data();
     const char* end = begin + message.size();
-    // Past 64 KiB the bound rarely holds (or, in long text, memchr in the scan is faster).
-    const bool shallow = message.size() <= 64 * 1024 && trivially_shallow(begin, end, scan_depth_);
-    const Scan scan = shallow ? Scan{ScanResult::ok, end}
-                              : pre_scan(begin, end, scan_depth_, limits_.allow_doctype);
-    if (scan.result != ScanResult::ok) {
-      const Location where{.offset = scan.where - message.data()};
-      if (scan.result == ScanResult::doctype) {
-        return Status::limit("DOCTYPE is not allowed in a SOAP/RPC message", where);
+    // RapidXML recurses once per nesting level, so depth must be bounded before it runs, by the
+    // cheapest of: (1) few '<' in the message: no level can pass the limit; (2) even size / 3
+    // levels fit this thread's stack: parse, then measure the built tree's depth; (3) the
+    // pre-scan (large messages only).
+    bool check_tree = false;
+    if (!(message.size() <= 64 * 1024 && at_most_lt(begin, end, scan_depth_))) {
+      if (recursion_fits_stack(message.size())) {
+        check_tree = true;
+      } else {
+        const Scan scan = pre_scan(begin, end, scan_depth_, limits_.allow_doctype);
+        if (scan.result != ScanResult::ok) {
+          const Location where{.offset = scan.where - message.data()};
+          if (scan.result == ScanResult::doctype) return doctype_error(where);
+          return Status::limit("nesting deeper than " + std::to_string(scan_depth_), where);
+        }
       }
-      return Status::limit("nesting deeper than " + std::to_string(scan_depth_), where);
     }
     try {
-      doc_.parse<kFlags>(message.data());
+      // parse_doctype_node: a DOCTYPE becomes a node the policy can reject (RapidXML otherwise
+      // skips it silently; it never expands entities). Costs nothing without one.
+      doc_.parse<kFlags | rapidxml::parse_doctype_node>(message.data());
     } catch (const rapidxml::parse_error& e) {
       return Status::malformed(e.what(), Location{.offset = e.where<char>() - message.data()});
     }
-    // RapidXML accepts a document without elements; with these flags only elements are
-    // top-level nodes, so this is O(1).
-    if (doc_.first_node() == nullptr) return Status::malformed("no root element");
+    // Top-level nodes are elements and, with the flag above, a DOCTYPE.
+    for (const Node* n = doc_.first_node(); n != nullptr; n = n->next_sibling()) {
+      if (n->type() == rapidxml::node_doctype) {
+        if (!limits_.allow_doctype) return doctype_error({});
+      } else if (root_ == nullptr && n->type() == rapidxml::node_element) {
+        root_ = n;
+      }
+    }
+    if (root_ == nullptr) return Status::malformed("no root element");
+    if (check_tree && deeper_than(root_, limits_.max_depth)) return Status::limit(depth_reason());
     return Status::success();
   }
 
@@ -235,7 +286,7 @@ class RapidxmlDom {
   Status events(MessageBuffer& message, Sink& sink) {
     Status s = parse(message);
     if (!s.ok()) return s;
-    return emit_tree(doc_.first_node(), sink);
+    return emit_tree(root_, sink);
   }
 
  private:
@@ -286,6 +337,39 @@ class RapidxmlDom {
     }
   }
 
+  static Status doctype_error(Location where) {
+    return Status::limit("DOCTYPE is not allowed in a SOAP/RPC message", where);
+  }
+
+  // True when the element tree under root nests deeper than max_depth (iterative; elements
+  // only; stops at the first level past the limit).
+  static bool deeper_than(const Node* root, std::size_t max_depth) {
+    const Node* n = root;
+    std::size_t depth = 1;
+    for (;;) {
+      const Node* child = n->first_node();
+      while (child != nullptr && child->type() != rapidxml::node_element)
+        child = child->next_sibling();
+      if (child != nullptr) {
+        if (++depth > max_depth) return true;
+        n = child;
+        continue;
+      }
+      for (;;) {
+        if (n == root) return false;
+        const Node* next = n->next_sibling();
+        while (next != nullptr && next->type() != rapidxml::node_element)
+          next = next->next_sibling();
+        if (next != nullptr) {
+          n = next;
+          break;
+        }
+        n = n->parent();
+        --depth;
+      }
+    }
+  }
+
   std::string depth_reason() const {
     return "nesting deeper than " + std::to_string(limits_.max_depth);
   }
@@ -293,6 +377,7 @@ class RapidxmlDom {
   ParseLimits limits_;                    // depth and DOCTYPE policy
   std::size_t scan_depth_;                // the depth the pre-scan allows: policy, capped
   rapidxml::xml_document<char> doc_;      // reused; clear() before each parse frees its pool
+  const Node* root_ = nullptr;            // the root element of the last parse
   std::vector<XmlAttribute> attributes_;  // scratch for one element's attributes
 };
 
@@ -304,7 +389,8 @@ AdapterInfo rapidxml_info(bool fastest) {
       .version = "1.13",
       .format = Format::xml,
       .model = Model::dom,
-      .mode = fastest ? "parse<parse_fastest>" : "parse<parse_default>",
+      .mode = fastest ? "parse<parse_fastest | parse_doctype_node>"
+                      : "parse<parse_default | parse_doctype_node>",
       .validates_utf8 = false,
       .expands_entities = !fastest,
       .processes_namespaces = false,
@@ -312,14 +398,18 @@ AdapterInfo rapidxml_info(bool fastest) {
       .reuses_state = true,
       .fastest_mode = fastest,
       .digest_exempt = fastest,
-      .notes = std::string("xml_document reused (clear() keeps its 64 KiB static pool, frees "
-                           "dynamic blocks); parse includes the adapter's depth/DOCTYPE pre-scan "
-                           "(RapidXML recurses per level and skips DOCTYPE silently); closing tag "
-                           "names not checked; ") +
-               (fastest ? "no entity decoding, CDATA skipped, only an element's first text run "
-                          "is kept"
-                        : "parses in the caller's buffer; unknown entity references kept as "
-                          "text"),
+      .notes =
+          std::string("xml_document reused (clear() keeps its 64 KiB static pool, frees "
+                      "dynamic blocks); RapidXML recurses per nesting level, so parse includes "
+                      "a depth bound: a '<' count (small messages), a tree-depth check after "
+                      "parsing (when size/3 levels fit the stack) or a pre-scan (larger "
+                      "messages); closing tag "
+                      "names not checked; ") +
+          (fastest ? "no entity decoding, CDATA skipped, only an element's first text run "
+                     "is kept"
+                   : "parses in the caller's buffer; unknown entity references kept as "
+                     "text"),
+      .keeps_whitespace_text = false,
   };
 }
 

@@ -171,19 +171,31 @@ class SimdjsonOndemand {
     bool ok = true;
     switch (type) {
       case od::json_type::number: {
-        od::number n;
-        if (fails(v.get_number().get(n))) return Step::error;
-        switch (n.get_number_type()) {
-          case od::number_type::signed_integer:
-            ok = sink.int_value(n.get_int64());
+        // Classify, then read with the typed getter. Not get_number(): in simdjson 3.0.1 it
+        // returns 0.0 for doubles written with 19 or more significant digits
+        // ("123456789012345680.0"; simdjson issue #2099), while get_double() is right.
+        od::number_type kind;
+        if (fails(v.get_number_type().get(kind))) return Step::error;
+        switch (kind) {
+          case od::number_type::signed_integer: {
+            std::int64_t i;
+            if (fails(v.get_int64().get(i))) return Step::error;
+            ok = sink.int_value(i);
             break;
-          case od::number_type::unsigned_integer:
+          }
+          case od::number_type::unsigned_integer: {
             // Integers above INT64_MAX are doubles in the event contract.
-            ok = sink.double_value(static_cast<double>(n.get_uint64()));
+            std::uint64_t u;
+            if (fails(v.get_uint64().get(u))) return Step::error;
+            ok = sink.double_value(static_cast<double>(u));
             break;
-          case od::number_type::floating_point_number:
-            ok = sink.double_value(n.get_double());
+          }
+          case od::number_type::floating_point_number: {
+            double d;
+            if (fails(v.get_double().get(d))) return Step::error;
+            ok = sink.double_value(d);
             break;
+          }
         }
         break;
       }

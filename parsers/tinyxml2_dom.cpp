@@ -164,6 +164,7 @@ const AdapterInfo& tinyxml2_dom_info() {
           "text and attribute values are decoded lazily on first access, so parse excludes "
           "that work and walk includes it; nesting limited by the library to " +
           std::to_string(kLibraryDepthLimit) + " elements; unknown entity references kept as text",
+      .keeps_whitespace_text = false,
   };
   return info;
 }

@@ -1,0 +1,117 @@
+// libxml2's own serializer behind rpc::XmlWriter (parsers/writers.h): xmlTextWriter, the streaming
+// writer (no tree is built), writing into an xmlBuffer that is reused across messages.
+#include <libxml/parser.h>
+#include <libxml/xmlwriter.h>
+
+#include <string>
+
+#include "parsers/writers.h"
+
+namespace sb {
+namespace {
+
+class Libxml2Writer final : public rpc::XmlWriter {
+ public:
+  Libxml2Writer() : buffer_(xmlBufferCreate()) {
+    xmlInitParser();  // idempotent; the writer uses libxml2's global encoding tables
+    reset();
+  }
+  ~Libxml2Writer() override {
+    if (writer_ != nullptr) xmlFreeTextWriter(writer_);
+    if (buffer_ != nullptr) xmlBufferFree(buffer_);
+  }
+  Libxml2Writer(const Libxml2Writer&) = delete;
+  Libxml2Writer& operator=(const Libxml2Writer&) = delete;
+
+  void reset() override {
+    error_.clear();
+    depth_ = 0;
+    // An xmlTextWriter cannot be restarted: a new one per message, over the same buffer.
+    if (writer_ != nullptr) xmlFreeTextWriter(writer_);
+    writer_ = nullptr;
+    if (buffer_ == nullptr) return fail("libxml2: xmlBufferCreate failed");
+    xmlBufferEmpty(buffer_);
+    writer_ = xmlNewTextWriterMemory(buffer_, 0);
+    if (writer_ == nullptr) return fail("libxml2: xmlNewTextWriterMemory failed");
+    // NULL encoding: the documented default (UTF-8), written without a conversion pass.
+    ok(xmlTextWriterStartDocument(writer_, "1.0", nullptr, nullptr), "xmlTextWriterStartDocument");
+  }
+
+  void start_element(std::string_view qname) override {
+    if (!error_.empty()) return;
+    name_.assign(qname);  // libxml2 takes NUL-terminated strings
+    ok(xmlTextWriterStartElement(writer_, xml(name_)), "xmlTextWriterStartElement");
+    ++depth_;
+  }
+
+  void attribute(std::string_view qname, std::string_view value) override {
+    if (!error_.empty() || !check(value)) return;
+    name_.assign(qname);
+    value_.assign(value);
+    ok(xmlTextWriterWriteAttribute(writer_, xml(name_), xml(value_)),
+       "xmlTextWriterWriteAttribute");
+  }
+
+  void text(std::string_view chars) override {
+    if (!error_.empty() || chars.empty() || !check(chars)) return;
+    value_.assign(chars);
+    ok(xmlTextWriterWriteString(writer_, xml(value_)), "xmlTextWriterWriteString");
+  }
+
+  void end_element() override {
+    if (!error_.empty()) return;
+    if (depth_ == 0) return fail("end_element() without an open element");
+    ok(xmlTextWriterEndElement(writer_), "xmlTextWriterEndElement");
+    --depth_;
+  }
+
+  bool finish(std::string& out) override {
+    if (error_.empty() && depth_ != 0) fail("finish() with elements still open");
+    if (!error_.empty()) return false;
+    ok(xmlTextWriterEndDocument(writer_), "xmlTextWriterEndDocument");
+    ok(xmlTextWriterFlush(writer_), "xmlTextWriterFlush");
+    if (!error_.empty()) return false;
+    out.assign(reinterpret_cast<const char*>(xmlBufferContent(buffer_)),
+               static_cast<std::size_t>(xmlBufferLength(buffer_)));
+    return true;
+  }
+
+  std::string_view error() const override { return error_; }
+
+ private:
+  // libxml2's view of a NUL-terminated std::string.
+  static const xmlChar* xml(const std::string& s) {
+    return reinterpret_cast<const xmlChar*>(s.c_str());
+  }
+
+  // Records a failure when a libxml2 call returned < 0.
+  void ok(int rc, const char* call) {
+    if (rc < 0) fail(std::string("libxml2: ") + call + " failed");
+  }
+
+  // False (and the error recorded) when s holds text XML 1.0 cannot carry.
+  bool check(std::string_view s) {
+    const std::size_t bad = rpc::find_xml_unsafe(s);
+    if (bad == std::string_view::npos) return true;
+    fail(rpc::describe_xml_unsafe(s, bad));
+    return false;
+  }
+
+  // Records the first error.
+  void fail(std::string reason) {
+    if (error_.empty()) error_ = std::move(reason);
+  }
+
+  xmlBufferPtr buffer_ = nullptr;      // output, reused across messages
+  xmlTextWriterPtr writer_ = nullptr;  // the writer of the current message
+  std::size_t depth_ = 0;              // open elements
+  std::string name_;                   // NUL-terminated copy of a name
+  std::string value_;                  // NUL-terminated copy of text or an attribute value
+  std::string error_;                  // first failure since reset()
+};
+
+}  // namespace
+
+std::unique_ptr<rpc::XmlWriter> make_libxml2_writer() { return std::make_unique<Libxml2Writer>(); }
+
+}  // namespace sb

@@ -1,0 +1,106 @@
+// tinyxml2's own serializer behind rpc::XmlWriter (parsers/writers.h): XMLPrinter used as a
+// streaming writer into memory, compact mode (no XMLDocument is built).
+#include <tinyxml2.h>
+
+#include <deque>
+#include <optional>
+#include <string>
+
+#include "parsers/writers.h"
+
+namespace sb {
+namespace {
+
+class Tinyxml2Writer final : public rpc::XmlWriter {
+ public:
+  Tinyxml2Writer() { reset(); }
+
+  void reset() override {
+    // A printer left mid-document keeps its element stack: only a clean one is reused (which
+    // keeps its grown buffer).
+    if (printer_ && depth_ == 0 && error_.empty()) {
+      printer_->ClearBuffer();
+    } else {
+      printer_.emplace(nullptr, /*compact=*/true);
+    }
+    depth_ = 0;
+    error_.clear();
+    printer_->PushHeader(/*writeBOM=*/false, /*writeDeclaration=*/true);
+  }
+
+  void start_element(std::string_view qname) override {
+    if (!error_.empty()) return;
+    // XMLPrinter keeps the name pointer until CloseElement: one stable string per depth.
+    if (names_.size() <= depth_) names_.emplace_back();
+    names_[depth_].assign(qname);
+    printer_->OpenElement(names_[depth_].c_str(), /*compactMode=*/true);
+    ++depth_;
+  }
+
+  void attribute(std::string_view qname, std::string_view value) override {
+    if (!error_.empty() || !check(value)) return;
+    // XMLPrinter writes tab/LF/CR in attribute values raw; attribute-value normalization would
+    // turn them into spaces.
+    if (value.find_first_of("\t\n\r") != std::string_view::npos) {
+      return fail("tinyxml2 writes tab/LF/CR in attribute values unescaped; refused");
+    }
+    name_.assign(qname);
+    value_.assign(value);
+    printer_->PushAttribute(name_.c_str(), value_.c_str());
+  }
+
+  void text(std::string_view chars) override {
+    if (!error_.empty() || chars.empty() || !check(chars)) return;
+    if (chars.find('\r') != std::string_view::npos) {
+      return fail("tinyxml2 writes CR in text unescaped (parsers read it back as LF); refused");
+    }
+    value_.assign(chars);
+    printer_->PushText(value_.c_str(), /*cdata=*/false);
+  }
+
+  void end_element() override {
+    if (!error_.empty()) return;
+    if (depth_ == 0) return fail("end_element() without an open element");
+    printer_->CloseElement(/*compactMode=*/true);
+    --depth_;
+  }
+
+  bool finish(std::string& out) override {
+    if (error_.empty() && depth_ != 0) fail("finish() with elements still open");
+    if (!error_.empty()) return false;
+    // CStrSize() counts the terminating NUL.
+    out.assign(printer_->CStr(), static_cast<std::size_t>(printer_->CStrSize() - 1));
+    return true;
+  }
+
+  std::string_view error() const override { return error_; }
+
+ private:
+  // False (and the error recorded) when s holds text XML 1.0 cannot carry.
+  bool check(std::string_view s) {
+    const std::size_t bad = rpc::find_xml_unsafe(s);
+    if (bad == std::string_view::npos) return true;
+    fail(rpc::describe_xml_unsafe(s, bad));
+    return false;
+  }
+
+  // Records the first error.
+  void fail(std::string reason) {
+    if (error_.empty()) error_ = std::move(reason);
+  }
+
+  std::optional<tinyxml2::XMLPrinter> printer_;  // the printer (not copyable: re-emplaced)
+  std::deque<std::string> names_;  // names_[d]: qname of the open element at depth d (stable)
+  std::size_t depth_ = 0;          // open elements
+  std::string name_;               // NUL-terminated copy of an attribute name
+  std::string value_;              // NUL-terminated copy of text or an attribute value
+  std::string error_;              // first failure since reset()
+};
+
+}  // namespace
+
+std::unique_ptr<rpc::XmlWriter> make_tinyxml2_writer() {
+  return std::make_unique<Tinyxml2Writer>();
+}
+
+}  // namespace sb
