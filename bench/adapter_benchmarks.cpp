@@ -188,6 +188,50 @@ void adapter_benchmark(benchmark::State& state, const std::string& name, Level l
   }
 }
 
+void encode_benchmark(benchmark::State& state, const std::string& name, const EncoderEntry& entry,
+                      const rpc::Message& message, const CorpusEntry& file,
+                      const AdapterEntry& reader) {
+  const rpc::Family family = *rpc::family_from_name(file.family);
+  Encoder encoder(entry);
+  std::string out;
+  std::string error;
+  if (!encoder.encode(message, family, out, error)) {
+    state.SkipWithError((std::string(entry.name) + ": " + file.path + ": " + error).c_str());
+    return;
+  }
+  {
+    std::unique_ptr<Adapter> adapter = reader.make(ParseLimits{});
+    MessageBuffer buf(out);
+    rpc::Message back;
+    rpc::DecodeContext ctx;
+    ctx.method = file.operation;
+    DecodeReport report;
+    const Status s = adapter->decode(buf, ctx, back, report);
+    if (!s.ok() || !file.canonical_matches(rpc::to_canonical_json(back))) {
+      state.SkipWithError((std::string(entry.name) + ": " + file.path +
+                           ": the encoded message does not decode to the manifest's value")
+                              .c_str());
+      return;
+    }
+  }
+  alloc_counting_begin();
+  (void)encoder.encode(message, family, out, error);
+  const AllocStats allocs = alloc_counting_end();
+  {
+    InstructionScope instructions(name);
+    for (auto _ : state) {
+      bool ok = encoder.encode(message, family, out, error);
+      benchmark::DoNotOptimize(ok);
+      benchmark::DoNotOptimize(out.data());
+    }
+  }
+  set_rates(state, out.size());
+  if (alloc_counting_available()) {
+    state.counters["allocs_per_msg"] = static_cast<double>(allocs.allocations);
+    state.counters["peak_heap_bytes"] = static_cast<double>(allocs.peak_bytes);
+  }
+}
+
 void memcpy_floor(benchmark::State& state, const std::string& name, const std::string& bytes) {
   std::vector<char> dst(bytes.size() + 1);
   InstructionScope instructions(name);

@@ -7,7 +7,9 @@
 
 #include <string>
 
+#include "codecs/value.h"
 #include "harness/corpus.h"
+#include "harness/encoders.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {
@@ -35,6 +37,12 @@ void memchr_floor(benchmark::State& state, const std::string& name, const Corpus
 // (parsers/reference_calls.h); `library` is "pugixml" or "libxml2".
 void direct_benchmark(benchmark::State& state, const std::string& name, const std::string& library,
                       const CorpusEntry& file, const std::string& bytes);
+
+// One encoder writing `message` (decoded from `file`, a corpus response) in the file's family.
+// Before timing, the output is decoded by `reader` and must give the manifest's canonical JSON.
+void encode_benchmark(benchmark::State& state, const std::string& name, const EncoderEntry& encoder,
+                      const rpc::Message& message, const CorpusEntry& file,
+                      const AdapterEntry& reader);
 
 // Brackets a timed loop for callgrind (tools/icount, which starts callgrind with
 // --collect-atstart=no): zeroes the counters and turns collection on at entry; turns it off and

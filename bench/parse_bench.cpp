@@ -16,6 +16,7 @@
 #include "bench/adapter_benchmarks.h"
 #include "bench/summary_reporter.h"
 #include "harness/corpus.h"
+#include "harness/encoders.h"
 #include "harness/run_context.h"
 #include "parsers/registry.h"
 
@@ -143,6 +144,35 @@ class Registrar {
     }
   }
 
+  // Every encoder writing the message of a corpus response (or fault) in its family.
+  void encoders(const CorpusEntry& e) {
+    const auto family = rpc::family_from_name(e.family);
+    const AdapterEntry* reader =
+        find_adapter(e.format == Format::xml ? "pugixml/dom" : "rapidjson/dom");
+    if (!family || reader == nullptr) return;
+    // The message to write: the response decoded once, here, with the reference reader.
+    rpc::Message message;
+    {
+      MessageBuffer buf(bytes_of(e));
+      rpc::DecodeContext ctx;
+      ctx.method = e.operation;
+      DecodeReport report;
+      if (!reader->make({})->decode(buf, ctx, message, report).ok()) return;
+    }
+    messages_.push_back(std::move(message));
+    const rpc::Message& m = messages_.back();
+    for (const EncoderEntry& enc : sb::encoders()) {
+      if (!enc.supports(*family)) continue;
+      const std::string name =
+          "encode/" + std::string(enc.name) + "/" + e.family + "/" + file_part(e);
+      if (!names_.insert(name).second) continue;
+      fixed(benchmark::RegisterBenchmark(name.c_str(),
+                                         [name, &enc, &m, &e, reader](benchmark::State& s) {
+                                           encode_benchmark(s, name, enc, m, e, *reader);
+                                         }));
+    }
+  }
+
   std::size_t count() const { return names_.size(); }
 
   // Repetitions for the benchmarks registered next (0 or 1: Google Benchmark's default).
@@ -189,6 +219,7 @@ class Registrar {
   int repetitions_ = 0;          // repetitions for the next registrations
   std::set<std::string> names_;  // registered benchmark names
   std::map<const CorpusEntry*, const std::string*> loaded_;  // file bytes, read once
+  std::deque<rpc::Message> messages_;                        // encode benchmarks' inputs
 };
 
 bool default_sweep_tag(const std::string& tag) {
@@ -205,6 +236,7 @@ void register_set(Registrar& r, const Corpus& corpus, const std::string& set,
     if (set == "full") {
       for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
       r.direct(e);
+      if (seed && e.direction != "call") r.encoders(e);
     } else if (set == "sweep") {
       if (respond_sweep || (e.in_set("sweep") && e.direction == "call")) {
         for (Level l : {Level::parse, Level::decode}) r.adapters(e, l);
@@ -217,6 +249,7 @@ void register_set(Registrar& r, const Corpus& corpus, const std::string& set,
       r.set_repetitions(sweep || (seed && e.name() == e.family + "/complex.call") ? core_repetitions
                                                                                   : 0);
       if (seed) r.adapters(e, Level::decode);
+      if (seed && e.direction != "call") r.encoders(e);
       if (sweep) {
         for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
         r.direct(e);

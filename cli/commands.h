@@ -13,6 +13,7 @@ struct ExitCode {
 void add_list_command(CLI::App& app);
 void add_digest_command(CLI::App& app);
 void add_decode_command(CLI::App& app);
+void add_conformance_command(CLI::App& app);
 // soapbench wsdl [--base-url URL]: prints the WSDL 1.1 document.
 void add_wsdl_command(CLI::App& app);
 // soapbench call --url URL --protocol P METHOD [ARGS...]: one RPC through RpcClient.

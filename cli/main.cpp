@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   sb::cli::add_list_command(app);
   sb::cli::add_digest_command(app);
   sb::cli::add_decode_command(app);
+  sb::cli::add_conformance_command(app);
   sb::cli::add_wsdl_command(app);
   sb::cli::add_call_command(app);
   sb::cli::add_serve_command(app);

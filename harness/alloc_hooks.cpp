@@ -11,7 +11,7 @@ namespace sb {
 bool alloc_hooks_linked() { return true; }
 }  // namespace sb
 
-#if defined(__SANITIZE_ADDRESS__)
+#if SB_ASAN
 // Under ASan the sanitizer owns malloc; it offers hooks instead of interposition. Declared
 // here because g++ does not ship <sanitizer/allocator_interface.h> (its libasan exports them).
 extern "C" {

@@ -122,7 +122,7 @@ inline bool at_most_lt(const char* p, const char* end, std::size_t max_lt) {
 
 // Stack RapidXML may use per nesting level (measured: about 150 bytes, 350 under ASan), with a
 // margin, and the stack kept free for everything else.
-#if defined(__SANITIZE_ADDRESS__)
+#if SB_ASAN
 constexpr std::size_t kStackPerLevel = 512;
 #else
 constexpr std::size_t kStackPerLevel = 256;

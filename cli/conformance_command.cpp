@@ -1,0 +1,319 @@
+// soapbench conformance: what every adapter does with every hostile corpus file — accepted or
+// rejected, the error, time and peak heap — under the suite's policy (DOCTYPE refused, depth
+// 256) and with the library's own DTD handling (DOCTYPE allowed; external entities and the
+// network stay off). Each case runs in a forked child, so a crash or a hang is a result, not the
+// end of the run.
+#include <fmt/core.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "codecs/canonical_json.h"
+#include "harness/alloc_counter.h"
+#include "harness/corpus.h"
+#include "harness/run_context.h"
+#include "parsers/registry.h"
+
+namespace sb::cli {
+
+namespace {
+
+// One case's result.
+struct Outcome {
+  std::string verdict;           // accepted, rejected, crashed, timeout
+  std::string error;             // the adapter's reason, or how the child died
+  std::int64_t time_ns = -1;     // time of the level call in the child
+  std::int64_t peak_bytes = -1;  // peak heap of the level call (allocation counting)
+};
+
+enum class Level { parse, walk, decode };
+
+// Runs one case in this (child) process and writes "verdict\ttime\tpeak\terror" to fd.
+[[noreturn]] void run_child(int fd, const AdapterEntry& entry, const ParseLimits& limits,
+                            const std::string& bytes, Level level, const std::string& method) {
+#if !SB_ASAN
+  // A library that expands a billion laughs must not take the machine with it.
+  rlimit as{4ULL << 30, 4ULL << 30};
+  setrlimit(RLIMIT_AS, &as);
+#endif
+  std::unique_ptr<Adapter> adapter = entry.make(limits);
+  MessageBuffer buf(bytes);
+  Status s;
+  alloc_counting_begin();
+  const auto start = std::chrono::steady_clock::now();
+  switch (level) {
+    case Level::parse:
+      s = adapter->parse(buf);
+      break;
+    case Level::walk: {
+      Digest d;
+      s = adapter->walk(buf, d);
+      break;
+    }
+    case Level::decode: {
+      rpc::Message m;
+      rpc::DecodeContext ctx;
+      ctx.method = method;
+      DecodeReport report;
+      s = adapter->decode(buf, ctx, m, report);
+      break;
+    }
+  }
+  const auto ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count();
+  const AllocStats a = alloc_counting_end();
+  std::string reason = s.ok() ? "" : s.describe();
+  for (char& c : reason) {
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  }
+  const std::string line = fmt::format("{}\t{}\t{}\t{}\n", s.ok() ? "accepted" : "rejected", ns,
+                                       a.peak_bytes, reason.substr(0, 400));
+  ssize_t w = write(fd, line.data(), line.size());
+  (void)w;
+  _exit(0);
+}
+
+Outcome run_case(const AdapterEntry& entry, const ParseLimits& limits, const std::string& bytes,
+                 Level level, const std::string& method, int timeout_ms) {
+  int fds[2];
+  if (pipe(fds) != 0) return {"crashed", "pipe failed", -1, -1};
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return {"crashed", "fork failed", -1, -1};
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    run_child(fds[1], entry, limits, bytes, level, method);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[1024];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  bool timed_out = false;
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(left));
+    if (r == 0) {
+      timed_out = true;
+      break;
+    }
+    if (r < 0) continue;
+    const ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;  // the child closed its end (exit or crash)
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  close(fds[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (timed_out) return {"timeout", fmt::format("no answer within {} ms", timeout_ms), -1, -1};
+  if (WIFSIGNALED(status)) {
+    return {"crashed",
+            fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status))),
+            -1, -1};
+  }
+  // verdict \t time \t peak \t error
+  Outcome o;
+  std::size_t a = out.find('\t');
+  std::size_t b = a == std::string::npos ? a : out.find('\t', a + 1);
+  std::size_t c = b == std::string::npos ? b : out.find('\t', b + 1);
+  if (c == std::string::npos)
+    return {"crashed",
+            fmt::format("child exited with status {} without a result", WEXITSTATUS(status)), -1,
+            -1};
+  o.verdict = out.substr(0, a);
+  o.time_ns = std::stoll(out.substr(a + 1, b - a - 1));
+  o.peak_bytes = std::stoll(out.substr(b + 1, c - b - 1));
+  o.error = out.substr(c + 1);
+  while (!o.error.empty() && o.error.back() == '\n') o.error.pop_back();
+  return o;
+}
+
+struct Record {
+  std::string adapter, file, error_class, mode;  // the case
+  Outcome outcome;                               // what happened
+};
+
+}  // namespace
+
+void add_conformance_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "conformance",
+      "Run every adapter on every hostile corpus file (each case in a child process): accepted or "
+      "rejected, error, time, peak heap; under the suite's policy and with the library's DTD "
+      "handling");
+  static std::vector<std::string> parsers;
+  static std::vector<std::string> files;
+  static std::string level_name = "walk";
+  static std::string json_out;
+  static int timeout_ms = 10000;
+  static bool policy_only = false;
+  cmd->add_option("--parser", parsers, "Adapters to run (default: all; repeatable)");
+  cmd->add_option("--level", level_name, "parse, walk (the library's verdict) or decode")
+      ->check(CLI::IsMember({"parse", "walk", "decode"}))
+      ->default_val(level_name);
+  cmd->add_option("--json", json_out,
+                  "Also write every record as JSON to this file (the report reads it)");
+  cmd->add_option("--timeout-ms", timeout_ms,
+                  "A case still running after this is killed: 'timeout'")
+      ->default_val(timeout_ms);
+  cmd->add_flag("--policy-only", policy_only, "Skip the library-defaults mode (DOCTYPE allowed)");
+  cmd->add_option("files", files,
+                  "Hostile files (default: every hostile entry of the corpus manifest)");
+  cmd->callback([] {
+    const Level level = level_name == "parse"    ? Level::parse
+                        : level_name == "decode" ? Level::decode
+                                                 : Level::walk;
+    Corpus corpus;
+    try {
+      corpus = Corpus::load(default_corpus_dir());
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "soapbench: conformance: {}\n", e.what());
+      throw ExitCode{1};
+    }
+    // The cases: (path, format, class, bytes).
+    struct Input {
+      std::string path, error_class, method;
+      Format format;
+      std::string bytes;
+    };
+    std::vector<Input> inputs;
+    if (files.empty()) {
+      for (const CorpusEntry& e : corpus.entries()) {
+        if (e.hostile)
+          inputs.push_back({e.path, e.error_class, e.operation, e.format, corpus.read(e)});
+      }
+    } else {
+      for (const std::string& f : files) {
+        try {
+          const bool json = f.find(".json") != std::string::npos;
+          inputs.push_back({f, "", "", json ? Format::json : Format::xml, read_message_file(f)});
+        } catch (const std::exception& e) {
+          fmt::print(stderr, "soapbench: {}\n", e.what());
+          throw ExitCode{1};
+        }
+      }
+    }
+    std::vector<const AdapterEntry*> chosen;
+    for (const AdapterEntry& a : adapters()) {
+      if (parsers.empty() ||
+          std::find(parsers.begin(), parsers.end(), a.info().name) != parsers.end()) {
+        chosen.push_back(&a);
+      }
+    }
+    for (const std::string& p : parsers) {
+      if (find_adapter(p) == nullptr) {
+        throw CLI::ValidationError("--parser", "no adapter named '" + p + "' (see soapbench list)");
+      }
+    }
+    std::vector<std::pair<std::string, ParseLimits>> modes = {{"policy", ParseLimits{}}};
+    if (!policy_only) {
+      ParseLimits lib;
+      lib.allow_doctype = true;
+      modes.emplace_back("library", lib);
+    }
+    std::size_t total = 0;
+    for (const AdapterEntry* a : chosen) {
+      for (const Input& in : inputs) total += in.format == a->info().format ? modes.size() : 0;
+    }
+    std::vector<Record> records;
+    std::map<std::string, std::map<std::string, int>> counts;  // adapter → verdict → n
+    std::size_t done = 0;
+    const auto started = std::chrono::steady_clock::now();
+    for (const AdapterEntry* a : chosen) {
+      for (const Input& in : inputs) {
+        if (in.format != a->info().format) continue;
+        for (const auto& [mode, limits] : modes) {
+          Outcome o = run_case(*a, limits, in.bytes, level, in.method, timeout_ms);
+          counts[a->info().name + " (" + mode + ")"][o.verdict]++;
+          records.push_back({a->info().name, in.path, in.error_class, mode, std::move(o)});
+          if (++done % 200 == 0) {
+            fmt::print(
+                stderr, "conformance: {}/{} cases, {:.0f} s\n", done, total,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+          }
+        }
+      }
+    }
+    // Summary: one line per adapter and mode.
+    fmt::print("{:<34} {:>8} {:>8} {:>8} {:>8}   (level {}, {} hostile files)\n", "adapter (mode)",
+               "accepted", "rejected", "crashed", "timeout", level_name, inputs.size());
+    bool bad = false;
+    for (const auto& entry : counts) {
+      const std::string& name = entry.first;
+      const std::map<std::string, int>& c = entry.second;  // a plain reference: lambdas capture it
+      auto get = [&c](const char* k) {
+        auto it = c.find(k);
+        return it == c.end() ? 0 : it->second;
+      };
+      fmt::print("{:<34} {:>8} {:>8} {:>8} {:>8}\n", name, get("accepted"), get("rejected"),
+                 get("crashed"), get("timeout"));
+      bad = bad || get("crashed") > 0 || get("timeout") > 0;
+    }
+    for (const Record& r : records) {
+      if (r.outcome.verdict == "crashed" || r.outcome.verdict == "timeout") {
+        fmt::print("{} {} ({}): {}: {}\n", r.outcome.verdict, r.adapter, r.mode, r.file,
+                   r.outcome.error);
+      }
+    }
+    if (!json_out.empty()) {
+      std::string j = "{\"tool\":\"soapbench conformance\",\"machine_id\":";
+      rpc::append_json_string(j, machine_id());
+      j += ",\"git_sha\":";
+      rpc::append_json_string(j, git_sha());
+      j += ",\"level\":";
+      rpc::append_json_string(j, level_name);
+      j += ",\"records\":[";
+      for (std::size_t i = 0; i < records.size(); ++i) {
+        const Record& r = records[i];
+        if (i > 0) j += ",\n";
+        j += "{\"adapter\":";
+        rpc::append_json_string(j, r.adapter);
+        j += ",\"file\":";
+        rpc::append_json_string(j, r.file);
+        j += ",\"error_class\":";
+        rpc::append_json_string(j, r.error_class);
+        j += ",\"mode\":";
+        rpc::append_json_string(j, r.mode);
+        j += ",\"result\":";
+        rpc::append_json_string(j, r.outcome.verdict);
+        j += fmt::format(",\"accepted\":{}", r.outcome.verdict == "accepted" ? "true" : "false");
+        j += ",\"error\":";
+        rpc::append_json_string(j, r.outcome.error);
+        j += fmt::format(",\"time_ns\":{},\"peak_bytes\":{}}}", r.outcome.time_ns,
+                         r.outcome.peak_bytes);
+      }
+      j += "]}\n";
+      std::ofstream out(json_out, std::ios::binary);
+      out << j;
+      if (!out) {
+        fmt::print(stderr, "soapbench: conformance: cannot write {}\n", json_out);
+        throw ExitCode{1};
+      }
+    }
+    if (bad) throw ExitCode{1};
+  });
+}
+
+}  // namespace sb::cli
