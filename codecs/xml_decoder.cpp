@@ -100,6 +100,18 @@ std::string_view XmlDecoder::attribute_uri(std::string_view qname, std::string_v
 
 bool XmlDecoder::start_element(std::string_view qname, XmlAttributes attributes) {
   if (error_.failed()) return false;
+  // The same attribute bounds the markup guard applies before slow libraries, so every adapter
+  // rejects the same messages at the decode level.
+  if (attributes.size() > limits_.max_attributes) {
+    return fail(fault::parse_error, "more than " + std::to_string(limits_.max_attributes) +
+                                        " attributes on one element");
+  }
+  for (const XmlAttribute& a : attributes) {
+    if (a.value.size() > limits_.max_attribute_bytes) {
+      return fail(fault::parse_error, "an attribute value longer than " +
+                                          std::to_string(limits_.max_attribute_bytes) + " bytes");
+    }
+  }
   if (!frames_.empty() && frames_.back().frame == Frame::capture) {
     // Recording a multiRef: keep the event as written, resolve nothing yet.
     const std::size_t index = frames_.back().capture;

@@ -39,6 +39,9 @@ struct AdapterInfo {
   // Reports whitespace-only text (<s> </s> is the string " "). DOM libraries that drop it in their
   // default mode decode such values as "" (a fact the report prints; the Digest ignores such runs).
   bool keeps_whitespace_text = true;
+  // Decode pre-scans attribute bounds before the library (markup_guard.h): the library alone is
+  // superlinear in attributes per element or multiplies long values in memory.
+  bool decode_markup_guard = false;
 };
 
 // What the `decode` level reports besides its Status.

@@ -6,6 +6,9 @@
 //   explicit Impl(const ParseLimits&);
 //   Status parse(MessageBuffer&);                           level `parse`
 //   template <class Sink> Status events(MessageBuffer&, Sink&);   parse + deliver every event
+// and optionally
+//   static constexpr bool kMarkupGuard = true;              decode pre-scans attribute bounds
+//                                                           (markup_guard.h) before the library
 #pragma once
 
 #include <memory>
@@ -13,13 +16,20 @@
 #include "codecs/json_decoder.h"
 #include "codecs/xml_decoder.h"
 #include "parsers/adapter.h"
+#include "parsers/markup_guard.h"
 
 namespace sb {
 
 template <class Impl>
 class AdapterT final : public Adapter {
  public:
-  AdapterT(const AdapterInfo& info, const ParseLimits& limits) : info_(info), impl_(limits) {}
+  AdapterT(const AdapterInfo& info, const ParseLimits& limits)
+      : info_(info),
+        limits_(limits),
+        impl_(limits),
+        xml_decoder_(rpc::service_contract(),
+                     rpc::DecodeLimits{.max_attributes = limits.max_attributes,
+                                       .max_attribute_bytes = limits.max_attribute_bytes}) {}
 
   const AdapterInfo& info() const override { return info_; }
 
@@ -42,6 +52,15 @@ class AdapterT final : public Adapter {
   Status decode(MessageBuffer& message, const rpc::DecodeContext& context, rpc::Message& out,
                 DecodeReport& report) override {
     if constexpr (Impl::kFormat == Format::xml) {
+      if constexpr (kGuarded) {
+        if (message.size() >= markup_guard_threshold(limits_)) {
+          Status s = check_markup_limits(message.view(), limits_);
+          if (!s.ok()) {
+            report.fault_code = rpc::fault::parse_error;
+            return s;
+          }
+        }
+      }
       xml_decoder_.reset(context, &out);
       return finish_decode(impl_.events(message, xml_decoder_), xml_decoder_, report);
     } else {
@@ -67,7 +86,10 @@ class AdapterT final : public Adapter {
     return s;
   }
 
+  static constexpr bool kGuarded = requires { requires Impl::kMarkupGuard; };
+
   const AdapterInfo& info_;        // the registry row's facts
+  ParseLimits limits_;             // the policy, for the decode-level markup guard
   Impl impl_;                      // the library, in its statically dispatched form
   XmlDigestBuilder xml_digest_;    // reused across messages
   JsonDigestBuilder json_digest_;  // reused across messages

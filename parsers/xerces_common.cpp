@@ -34,6 +34,26 @@ std::string version() {
   return v;
 }
 
+bool prolog_has_doctype(std::string_view xml) {
+  if (xml.starts_with("\xEF\xBB\xBF")) xml.remove_prefix(3);
+  for (;;) {
+    const std::size_t start = xml.find_first_not_of(" \t\r\n");
+    if (start == std::string_view::npos) return false;
+    xml.remove_prefix(start);
+    std::string_view close;
+    if (xml.starts_with("<?")) {
+      close = "?>";
+    } else if (xml.starts_with("<!--")) {
+      close = "-->";
+    } else {
+      return xml.starts_with("<!DOCTYPE");
+    }
+    const std::size_t end = xml.find(close, 2);
+    if (end == std::string_view::npos) return false;
+    xml.remove_prefix(end + close.size());
+  }
+}
+
 Status depth_limit(std::size_t max_depth) {
   return Status::limit("nesting deeper than " + std::to_string(max_depth));
 }

@@ -61,6 +61,8 @@ class Forwarder final : public xercesc::DefaultHandler {
 class XercesSax2 {
  public:
   static constexpr Format kFormat = Format::xml;
+  // The library keeps several copies of a long attribute value: decode pre-scans the bounds.
+  static constexpr bool kMarkupGuard = true;
 
   explicit XercesSax2(const ParseLimits& limits)
       : limits_(limits),
@@ -99,6 +101,9 @@ class XercesSax2 {
 
   template <class Sink>
   Status run(MessageBuffer& message, Sink* sink) {
+    if (!limits_.allow_doctype && xerces::prolog_has_doctype(message.view())) {
+      return Status::limit(std::string(xerces::kDoctypeRefused));
+    }
     Forwarder<Sink> handler(*this, sink);
     // The lexical handler carries startDTD (the DOCTYPE check); comments arrive there too.
     reader_->setContentHandler(&handler);
@@ -195,7 +200,9 @@ const AdapterInfo& xerces_sax2_info() {
           "reader, UTF-8 transcoder and input source reused; Xerces works in UTF-16, so "
           "every name, value and text chunk is transcoded to UTF-8 for the sink (an "
           "inherent cost with a UTF-8 consumer; level parse transcodes nothing); "
-          "depth and DOCTYPE refused from the callbacks",
+          "depth and DOCTYPE refused from the callbacks; decode pre-scans attribute bounds "
+          "(markup_guard.h)",
+      .decode_markup_guard = true,
   };
   return info;
 }

@@ -362,19 +362,35 @@ class ReportTest(Tmp):
         results = self.path("results")
         mid = load(RUN1)["context"]["machine_id"]
         os.makedirs(os.path.join(results, mid))
-        dump({"results": [
-            {"adapter": "pugixml/dom", "file": "hostile/xml/billion-laughs.xml",
-             "accepted": False, "error": "DTD not allowed", "time_ns": 1200},
-            {"adapter": "libxml2/sax", "file": "hostile/xml/billion-laughs.xml",
-             "result": "rejected", "error": "line 2: DOCTYPE", "time_ms": 0.004},
-            {"adapter": "pugixml/dom", "file": "hostile/xml/deep.xml", "accepted": True,
-             "time_us": 3.5}]}, os.path.join(results, mid, "conformance.json"))
+        # The shape `soapbench conformance --json` writes (tests/cli_test.cpp checks the writer).
+        def record(adapter, name, error_class, mode, error=None, time_ns=1000, peak=4096):
+            return {"adapter": adapter, "file": f"hostile/xml/{name}", "error_class": error_class,
+                    "mode": mode, "result": "accepted" if error is None else "rejected",
+                    "accepted": error is None, "error": error or "", "time_ns": time_ns,
+                    "peak_bytes": peak}
+        dump({"tool": "soapbench conformance", "machine_id": mid, "git_sha": "abc", "level": "walk",
+              "records": [
+                  record("pugixml/dom", "billion-laughs.xml", "entity-expansion", "policy",
+                         "DTD not allowed", 1200),
+                  record("libxml2/sax", "billion-laughs.xml", "entity-expansion", "policy",
+                         "line 2: DOCTYPE", 4000),
+                  record("pugixml/dom", "deep.xml", "deep-nesting", "policy", None, 3500),
+                  record("libxml2/sax", "deep.xml", "deep-nesting", "policy",
+                         "nesting deeper than 256", 2000, 48 << 20),
+                  record("pugixml/dom", "billion-laughs.xml", "entity-expansion", "library",
+                         None, 9000)]}, os.path.join(results, mid, "conformance.json"))
         _proc, mdir = self.run_report()
         with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
             text = f.read()
         self.assertIn("## Conformance: hostile inputs", text)
         self.assertIn("DTD not allowed", text)
-        self.assertIn("| `pugixml-dom` | rej | acc |", text)
+        section = text.split("## Conformance: hostile inputs", 1)[1].split("\n## ", 1)[0]
+        self.assertIn("**policy**", section)
+        self.assertIn("**library**", section)
+        # pugixml accepted the deep file (a bold cell: a library fact), libxml2 rejected it.
+        self.assertRegex(section, r"\| `deep-nesting` \| \*\*0/1\*\* \| 1/1 \|")
+        self.assertIn("| policy | `pugixml-dom` | `deep.xml` | `deep-nesting` |", section)
+        self.assertIn("48.0", section)   # the largest peak heap, MiB
 
     def test_parse_results_only(self):
         out = self.path("out")

@@ -269,8 +269,11 @@ def generate(out_dir, log=print, jobs=1):
             if isinstance(data, str):
                 data = data.encode('utf-8')
             rel, disk = _store(out_dir, 'hostile/%s/%s.%s' % (fmt, name, fmt), data)
-            entries.append({'path': rel, 'format': fmt, 'family': family, 'hostile': True,
-                            'error_class': error_class, 'bytes': len(data), 'note': note})
+            entry = {'path': rel, 'format': fmt, 'family': family, 'hostile': True,
+                     'error_class': error_class, 'bytes': len(data), 'note': note}
+            if family is None:  # not a message of any family (e.g. an empty file)
+                del entry['family']
+            entries.append(entry)
             fam['files'] += 1
             fam['bytes'] += len(data)
             fam['disk'] += disk
