@@ -13,6 +13,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/rapidjson_numbers.h"
 
 namespace sb {
 namespace {
@@ -46,7 +47,7 @@ class DepthGuard {
   bool Uint(unsigned u) { return doc_.Uint(u); }
   bool Int64(std::int64_t i) { return doc_.Int64(i); }
   bool Uint64(std::uint64_t u) { return doc_.Uint64(u); }
-  bool Double(double d) { return doc_.Double(d); }
+  bool Double(double d) { return doc_.Double(rapidjson_corrected_double(d, *cursor_)); }
   bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) {
     return doc_.RawNumber(s, n, copy);
   }
@@ -64,6 +65,8 @@ class DepthGuard {
   }
 
   bool depth_exceeded() const { return depth_exceeded_; }
+  // The Reader's stream position (its src_), which Double() reads.
+  void watch(const char* const* cursor) { cursor_ = cursor; }
 
  private:
   bool enter() {
@@ -72,10 +75,11 @@ class DepthGuard {
     return false;
   }
 
-  Document& doc_;                // the Document being built
-  std::size_t max_depth_;        // deepest container nesting accepted
-  std::size_t depth_ = 0;        // open containers
-  bool depth_exceeded_ = false;  // the Reader was stopped by the depth limit
+  Document& doc_;                        // the Document being built
+  std::size_t max_depth_;                // deepest container nesting accepted
+  std::size_t depth_ = 0;                // open containers
+  bool depth_exceeded_ = false;          // the Reader was stopped by the depth limit
+  const char* const* cursor_ = nullptr;  // the stream's src_: at the number's text in Double()
 };
 
 template <bool kInsitu>
@@ -102,6 +106,7 @@ class RapidjsonDom {
       using Stream =
           std::conditional_t<kInsitu, rapidjson::InsituStringStream, rapidjson::StringStream>;
       Stream stream(message.data());
+      guard.watch(&stream.src_);
       result = reader_.Parse<kFlags>(stream, guard);
       consumed = stream.Tell();
       return !result.IsError();

@@ -9,6 +9,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/rapidjson_numbers.h"
 
 namespace sb {
 namespace {
@@ -41,7 +42,8 @@ static_assert(JsonSink<NullSink>);
 template <class Sink>
 class SinkHandler {
  public:
-  SinkHandler(Sink& sink, std::size_t max_depth) : sink_(sink), max_depth_(max_depth) {}
+  SinkHandler(Sink& sink, std::size_t max_depth, const rapidjson::StringStream& stream)
+      : sink_(sink), max_depth_(max_depth), stream_(stream) {}
 
   bool Null() { return sink_.null_value(); }
   bool Bool(bool b) { return sink_.bool_value(b); }
@@ -54,7 +56,7 @@ class SinkHandler {
                ? sink_.int_value(static_cast<std::int64_t>(u))
                : sink_.double_value(static_cast<double>(u));
   }
-  bool Double(double d) { return sink_.double_value(d); }
+  bool Double(double d) { return sink_.double_value(rapidjson_corrected_double(d, stream_.src_)); }
   // Only called with kParseNumbersAsStringsFlag, which is off.
   bool RawNumber(const char*, rapidjson::SizeType, bool) { return false; }
   bool String(const char* s, rapidjson::SizeType n, bool) { return sink_.string_value({s, n}); }
@@ -79,9 +81,10 @@ class SinkHandler {
     return false;
   }
 
-  Sink& sink_;                   // where events go
-  std::size_t max_depth_;        // deepest container nesting accepted
-  std::size_t depth_ = 0;        // open containers
+  Sink& sink_;                             // where events go
+  std::size_t max_depth_;                  // deepest container nesting accepted
+  const rapidjson::StringStream& stream_;  // the Reader's stream: at a number's text in Double()
+  std::size_t depth_ = 0;                  // open containers
   bool depth_exceeded_ = false;  // the Reader was stopped by the depth limit, not the sink
 };
 
@@ -100,7 +103,7 @@ class RapidjsonSax {
   Status events(MessageBuffer& message, Sink& sink) {
     // StringStream reads up to the terminating NUL that MessageBuffer guarantees.
     rapidjson::StringStream stream(message.data());
-    SinkHandler<Sink> handler(sink, limits_.max_depth);
+    SinkHandler<Sink> handler(sink, limits_.max_depth, stream);
     const rapidjson::ParseResult r = reader_.Parse<kParseFlags>(stream, handler);
     if (r.IsError()) {
       const Location where{.offset = static_cast<std::int64_t>(r.Offset())};

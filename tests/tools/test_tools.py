@@ -260,6 +260,11 @@ class CompareTest(Tmp):
         slow, _names = self.slowed(1.10, "parse_bench.json")
         tool("compare", "--results-dir", results, "--against-baseline", slow, check=1)
         tool("compare", "--results-dir", results, "--against-baseline", RERUN_A, check=0)
+        # --gate icount (ctest's bench.compare): the timing regression is printed, exit 0.
+        proc = tool("compare", "--results-dir", results, "--gate", "icount",
+                    "--against-baseline", slow, check=0)
+        self.assertIn("regression", proc.stdout)
+        self.assertIn("not gated", proc.stdout)
 
     def test_help(self):
         proc = tool("compare", "--help", check=0)
