@@ -176,7 +176,8 @@ void add_conformance_command(CLI::App& app) {
   cmd->add_option("--json", json_out,
                   "Also write every record as JSON to this file (the report reads it)");
   cmd->add_option("--timeout-ms", timeout_ms,
-                  "A case still running after this is killed: 'timeout'")
+                  "A case still running after this is killed: 'timeout' (fails the run only at "
+                  "--level decode under the policy; elsewhere a slow library is reported)")
       ->default_val(timeout_ms);
   cmd->add_flag("--policy-only", policy_only, "Skip the library-defaults mode (DOCTYPE allowed)");
   cmd->add_option("files", files,
@@ -269,7 +270,11 @@ void add_conformance_command(CLI::App& app) {
       };
       fmt::print("{:<34} {:>8} {:>8} {:>8} {:>8}\n", name, get("accepted"), get("rejected"),
                  get("crashed"), get("timeout"));
-      bad = bad || get("crashed") > 0 || get("timeout") > 0;
+      // A crash is always a failure. A timeout fails only where the suite promises a bound (the
+      // decode level under the policy); at parse or walk, or with the library's DTD handling, a
+      // slow library is a fact to report (tinyxml2 and libxml2 are quadratic in attributes).
+      const bool bounded = level == Level::decode && name.ends_with("(policy)");
+      bad = bad || get("crashed") > 0 || (bounded && get("timeout") > 0);
     }
     for (const Record& r : records) {
       if (r.outcome.verdict == "crashed" || r.outcome.verdict == "timeout") {

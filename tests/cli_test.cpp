@@ -47,4 +47,44 @@ TEST(Cli, UnknownOptionFails) {
   EXPECT_NE(r.exit_code, 0);
 }
 
+// soapbench conformance: each case in a child, both modes, the JSON the report reads.
+TEST(Cli, ConformanceRecordsEveryCaseAndItsVerdict) {
+  const std::string hostile = std::string(SB_SOURCE_DIR) + "/corpus/hostile/";
+  const std::string json = testing::TempDir() + "/conformance_test.json";
+  RunResult r =
+      run_soapbench("conformance --parser pugixml/dom --parser rapidjson/sax --json " + json + " " +
+                    hostile + "xml/billion-laughs.xml " + hostile + "json/bom.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  // pugixml gets the XML file, RapidJSON the JSON one, each under both modes.
+  EXPECT_THAT(r.output, testing::HasSubstr("pugixml/dom (policy)"));
+  EXPECT_THAT(r.output, testing::HasSubstr("pugixml/dom (library)"));
+  EXPECT_THAT(r.output, testing::HasSubstr("rapidjson/sax (policy)"));
+  FILE* f = std::fopen(json.c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  std::string text;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0) text.append(buf.data(), n);
+  std::fclose(f);
+  EXPECT_THAT(text, testing::HasSubstr("\"tool\":\"soapbench conformance\""));
+  // The policy refuses the DOCTYPE of billion laughs, with the reason.
+  EXPECT_THAT(text, testing::ContainsRegex("billion-laughs.xml\",\"error_class\":\"[^\"]*\","
+                                           "\"mode\":\"policy\",\"result\":\"rejected\""));
+  EXPECT_THAT(text, testing::HasSubstr("DOCTYPE is not allowed"));
+  EXPECT_THAT(text, testing::HasSubstr("\"peak_bytes\":"));
+}
+
+// A timeout is a library fact at walk level, and a failure at decode level under the policy.
+TEST(Cli, ConformanceTimeoutFailsOnlyWhereTheSuitePromisesABound) {
+  const std::string file =
+      std::string(SB_SOURCE_DIR) + "/corpus/hostile/xml/large-attribute.xml.gz";  // 16 MB value
+  const std::string common = " --parser pugixml/dom --policy-only --timeout-ms 1 " + file;
+  RunResult walk = run_soapbench("conformance --level walk" + common);
+  EXPECT_EQ(walk.exit_code, 0) << walk.output;
+  EXPECT_THAT(walk.output, testing::HasSubstr("timeout pugixml/dom (policy)"));
+  RunResult decode = run_soapbench("conformance --level decode" + common);
+  EXPECT_EQ(decode.exit_code, 1) << decode.output;
+  EXPECT_THAT(decode.output, testing::HasSubstr("timeout pugixml/dom (policy)"));
+}
+
 }  // namespace

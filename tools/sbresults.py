@@ -27,7 +27,7 @@ _GB_FIELDS = {
     "label", "skipped", "skip_message",
 }
 _UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-_ITER_SUFFIX = re.compile(r"/iterations:\d+")
+_ITER_SUFFIX = re.compile(r"/(?:iterations|repeats):\d+")
 _RUN_FILE = re.compile(r"^(\d{8}-\d{6})_(.+)\.([A-Za-z0-9_]+)\.json$")
 
 
@@ -61,7 +61,8 @@ def machine_id(doc):
 
 
 def pair_name(name):
-    """The name benchmarks are paired by: without Google Benchmark's /iterations:N suffix."""
+    """The name benchmarks are paired by: without Google Benchmark's /iterations:N and /repeats:N
+    suffixes (fixed-iteration mode and per-benchmark repetitions add them)."""
     return _ITER_SUFFIX.sub("", name)
 
 

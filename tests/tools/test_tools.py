@@ -242,6 +242,20 @@ class CompareTest(Tmp):
         tool("compare", "--results-dir", results, "--against-baseline",
              self.path("new-icount.json"), check=1)   # +2% instructions
 
+    def test_pairs_across_repeats_and_iterations_suffixes(self):
+        # parse_bench's headline benchmarks carry Google Benchmark's /repeats:5 (per-benchmark
+        # repetitions); a rename to the plain form must still pair (and the report find them).
+        renamed = copy.deepcopy(load(RUN1))
+        for e in renamed["benchmarks"]:
+            for k in ("name", "run_name"):
+                if k in e and e[k].startswith("decode/"):
+                    e[k] = re.sub(r"^(decode/[^ ]*?)(_(mean|median|stddev|cv))?$",
+                                  lambda m: m.group(1) + "/repeats:5" + (m.group(2) or ""), e[k])
+        dump(renamed, self.path("renamed.json"))
+        proc, v = self.compare(RUN1, self.path("renamed.json"), check=0)
+        self.assertNotIn("only in new", proc.stdout)
+        self.assertTrue(any(n.startswith("decode/") for n in v), proc.stdout)
+
     def test_mixed_kinds_are_refused(self):
         self.icount_file(self.path("a.json"), {"x": 1.0})
         proc, _v = self.compare(self.path("a.json"), RUN1, check=2)
