@@ -86,6 +86,19 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
       ASSERT_TRUE(s.ok()) << entry.info().name << ": " << s.describe();
       EXPECT_EQ(rpc::to_canonical_json(out), expected) << entry.info().name;
     }
+    // The corpus keeps the fuzz smoke's find as a hostile file (tools/corpusgen/hostile.py).
+    const CorpusEntry* found = nullptr;
+    for (const CorpusEntry& e : corpus().entries()) {
+      if (e.path == "hostile/json/zero-significand-exponents.json") found = &e;
+    }
+    ASSERT_NE(found, nullptr);
+    MessageBuffer buffer(corpus().read(*found));
+    rpc::Message out;
+    DecodeReport report;
+    ASSERT_TRUE(adapter->decode(buffer, rpc::DecodeContext{}, out, report).ok());
+    EXPECT_EQ(rpc::to_canonical_json(out),
+              R"({"kind":"call","method":"echoDoubles","params":[[1.5,-0.0,0.0,0.0]]})")
+        << entry.info().name;
     ++checked;
   }
   EXPECT_GE(checked, 5);

@@ -463,6 +463,11 @@ def json_files():
         ('duplicate-key-struct', 'jsonrpc', 'duplicate-key',
          'a Person struct with "id" twice (1, then 2): JSON allows duplicate names',
          rpc('complex', '[[%s]]' % person('"id":2,'))),
+        ('zero-significand-exponents', 'jsonrpc', 'number-edge',
+         'valid zeros whose exponent is outside RapidJSON\'s fast path (-0e99, 0e-30, 0E+40): '
+         'found by the fuzz_decode smoke, RapidJSON 1.1.0 parses -0e99 as -6.5e296 (clz(0)); '
+         'every adapter must accept and decode zeros',
+         rpc('echoDoubles', '[[1.5,-0e99,0e-30,0E+40]]')),
         ('invalid-escape-x', 'jsonrpc', 'invalid-escape', 'the escape \\x41 (not JSON)',
          rpc('concat', '["Hello","\\x41","World"]')),
         ('invalid-escape-short-u', 'jsonrpc', 'invalid-escape',
