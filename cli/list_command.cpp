@@ -22,6 +22,7 @@ std::string flag_words(const AdapterInfo& i) {
   add(i.reuses_state, "reuse");
   if (i.format == Format::xml && !i.keeps_whitespace_text) out += ",drops-whitespace-text";
   if (i.fastest_mode) out += ",fastest-mode";
+  if (i.decode_markup_guard) out += ",decode-markup-guard";
   if (i.digest_exempt) out += ",digest-exempt";
   return out;
 }

@@ -6,9 +6,6 @@
 //   explicit Impl(const ParseLimits&);
 //   Status parse(MessageBuffer&);                           level `parse`
 //   template <class Sink> Status events(MessageBuffer&, Sink&);   parse + deliver every event
-// and optionally
-//   static constexpr bool kMarkupGuard = true;              decode pre-scans attribute bounds
-//                                                           (markup_guard.h) before the library
 #pragma once
 
 #include <memory>
@@ -52,13 +49,12 @@ class AdapterT final : public Adapter {
   Status decode(MessageBuffer& message, const rpc::DecodeContext& context, rpc::Message& out,
                 DecodeReport& report) override {
     if constexpr (Impl::kFormat == Format::xml) {
-      if constexpr (kGuarded) {
-        if (message.size() >= markup_guard_threshold(limits_)) {
-          Status s = check_markup_limits(message.view(), limits_);
-          if (!s.ok()) {
-            report.fault_code = rpc::fault::parse_error;
-            return s;
-          }
+      // The registry row says whether the library needs the pre-scan (AdapterInfo).
+      if (info_.decode_markup_guard && message.size() >= markup_guard_threshold(limits_)) {
+        Status s = check_markup_limits(message.view(), limits_);
+        if (!s.ok()) {
+          report.fault_code = rpc::fault::parse_error;
+          return s;
         }
       }
       xml_decoder_.reset(context, &out);
@@ -85,8 +81,6 @@ class AdapterT final : public Adapter {
     report.family = decoder.family();
     return s;
   }
-
-  static constexpr bool kGuarded = requires { requires Impl::kMarkupGuard; };
 
   const AdapterInfo& info_;        // the registry row's facts
   ParseLimits limits_;             // the policy, for the decode-level markup guard

@@ -23,9 +23,6 @@ struct NullSink {
 class ExpatSax {
  public:
   static constexpr Format kFormat = Format::xml;
-  // Expat grows a long attribute value by doubling, 62 MB of heap for a 16 MB value (78 MB under
-  // ASan): decode pre-scans the bounds.
-  static constexpr bool kMarkupGuard = true;
 
   // XML_ParserCreate (not XML_ParserCreateNS): names arrive as written, xmlns attributes as
   // ordinary attributes.
@@ -180,7 +177,9 @@ const AdapterInfo& expat_sax_info() {
           "XML_Parser reused via XML_ParserReset (handlers re-set per message; Expat draws "
           "a new hash salt, a getrandom call, per document); XML_Parse copies the input "
           "into Expat's buffer (XML_CONTEXT_BYTES build); billion-laughs protection at its "
-          "defaults; decode pre-scans attribute bounds (markup_guard.h)",
+          "defaults",
+      // Expat grows a long attribute value by doubling, 62 MB of heap for a 16 MB value (78 MB
+      // under ASan): decode pre-scans the bounds.
       .decode_markup_guard = true,
   };
   return info;

@@ -20,8 +20,6 @@ using libxml2::view;
 class Libxml2Dom {
  public:
   static constexpr Format kFormat = Format::xml;
-  // The library is quadratic in attributes per element: decode pre-scans the bounds.
-  static constexpr bool kMarkupGuard = true;
 
   explicit Libxml2Dom(const ParseLimits& limits) : limits_(limits) { libxml2::ensure_ready(); }
   ~Libxml2Dom() {
@@ -229,7 +227,8 @@ const AdapterInfo& libxml2_dom_info() {
           "parser context (and its name dictionary) reused, previous xmlDoc freed per "
           "message; copies the input; predefined and character references decoded, "
           "user entities not substituted (no XML_PARSE_NOENT); libxml2's own depth limit "
-          "256 also applies; decode pre-scans attribute bounds (markup_guard.h)",
+          "256 also applies",
+      // The library is quadratic in attributes per element: decode pre-scans the bounds.
       .decode_markup_guard = true,
   };
   return info;

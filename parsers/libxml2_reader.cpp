@@ -23,8 +23,6 @@ struct NoSink {};
 class Libxml2Reader {
  public:
   static constexpr Format kFormat = Format::xml;
-  // The library is quadratic in attributes per element: decode pre-scans the bounds.
-  static constexpr bool kMarkupGuard = true;
 
   explicit Libxml2Reader(const ParseLimits& limits) : limits_(limits) { libxml2::ensure_ready(); }
   ~Libxml2Reader() {
@@ -193,8 +191,8 @@ const AdapterInfo& libxml2_reader_info() {
       .notes =
           "xmlTextReader (its parser context and name dictionary) reused via "
           "xmlReaderNewMemory; copies the input; DOCTYPE refused when the reader reports "
-          "it, after its internal subset is parsed; decode pre-scans attribute bounds "
-          "(markup_guard.h)",
+          "it, after its internal subset is parsed",
+      // The library is quadratic in attributes per element: decode pre-scans the bounds.
       .decode_markup_guard = true,
   };
   return info;

@@ -28,8 +28,6 @@ struct NullSink {
 class Libxml2Sax {
  public:
   static constexpr Format kFormat = Format::xml;
-  // The library is quadratic in attributes per element: decode pre-scans the bounds.
-  static constexpr bool kMarkupGuard = true;
 
   explicit Libxml2Sax(const ParseLimits& limits) : limits_(limits) { libxml2::ensure_ready(); }
   ~Libxml2Sax() {
@@ -268,7 +266,8 @@ const AdapterInfo& libxml2_sax_info() {
           "parser context (and its name dictionary) reused via xmlCtxtReadMemory with a "
           "SAX2 handler; copies the input; attribute values keep '&' as \"&#38;\" without "
           "XML_PARSE_NOENT, the adapter decodes that form; libxml2's own depth limit 256 "
-          "also applies; decode pre-scans attribute bounds (markup_guard.h)",
+          "also applies",
+      // The library is quadratic in attributes per element: decode pre-scans the bounds.
       .decode_markup_guard = true,
   };
   return info;

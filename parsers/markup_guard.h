@@ -1,7 +1,8 @@
 // A linear pre-scan of XML markup that enforces ParseLimits' per-element attribute bounds before
 // a library sees the message. Used at the decode level only by adapters whose library is
 // superlinear in attributes per element (tinyxml2, libxml2) or multiplies a long attribute value
-// in memory (Xerces-C++); the others enforce the same bounds in the codec, from the events.
+// in memory (Xerces-C++, Expat): AdapterInfo::decode_markup_guard. The others enforce the same
+// bounds in the codec, from the events.
 #pragma once
 
 #include <string_view>

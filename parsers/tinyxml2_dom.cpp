@@ -20,8 +20,6 @@ constexpr std::size_t kLibraryDepthLimit = TINYXML2_MAX_ELEMENT_DEPTH - 2;
 class Tinyxml2Dom {
  public:
   static constexpr Format kFormat = Format::xml;
-  // The library is quadratic in attributes per element: decode pre-scans the bounds.
-  static constexpr bool kMarkupGuard = true;
 
   explicit Tinyxml2Dom(const ParseLimits& limits) : limits_(limits) {}
 
@@ -165,10 +163,9 @@ const AdapterInfo& tinyxml2_dom_info() {
           "XMLDocument reused (node pools keep their blocks; each Parse copies the message); "
           "text and attribute values are decoded lazily on first access, so parse excludes "
           "that work and walk includes it; nesting limited by the library to " +
-          std::to_string(kLibraryDepthLimit) +
-          " elements; unknown entity references kept as text; decode pre-scans attribute bounds "
-          "(markup_guard.h)",
+          std::to_string(kLibraryDepthLimit) + " elements; unknown entity references kept as text",
       .keeps_whitespace_text = false,
+      // The library is quadratic in attributes per element: decode pre-scans the bounds.
       .decode_markup_guard = true,
   };
   return info;

@@ -68,8 +68,6 @@ class GuardedDomParser final : public xercesc::XercesDOMParser {
 class XercesDom {
  public:
   static constexpr Format kFormat = Format::xml;
-  // The library keeps several copies of a long attribute value: decode pre-scans the bounds.
-  static constexpr bool kMarkupGuard = true;
 
   explicit XercesDom(const ParseLimits& limits)
       : limits_(limits), errors_(status_, utf8_), parser_(limits, status_) {
@@ -193,8 +191,8 @@ const AdapterInfo& xerces_dom_info() {
           "parser, UTF-8 transcoder and input source reused, each document freed before "
           "the next parse; Xerces works in UTF-16, so every name, value and text is "
           "transcoded to UTF-8 for the walk (an inherent cost with a UTF-8 consumer); "
-          "depth and DOCTYPE refused while scanning; decode pre-scans attribute bounds "
-          "(markup_guard.h)",
+          "depth and DOCTYPE refused while scanning",
+      // The library keeps several copies of a long attribute value: decode pre-scans the bounds.
       .decode_markup_guard = true,
   };
   return info;

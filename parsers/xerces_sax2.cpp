@@ -61,8 +61,6 @@ class Forwarder final : public xercesc::DefaultHandler {
 class XercesSax2 {
  public:
   static constexpr Format kFormat = Format::xml;
-  // The library keeps several copies of a long attribute value: decode pre-scans the bounds.
-  static constexpr bool kMarkupGuard = true;
 
   explicit XercesSax2(const ParseLimits& limits)
       : limits_(limits),
@@ -200,8 +198,8 @@ const AdapterInfo& xerces_sax2_info() {
           "reader, UTF-8 transcoder and input source reused; Xerces works in UTF-16, so "
           "every name, value and text chunk is transcoded to UTF-8 for the sink (an "
           "inherent cost with a UTF-8 consumer; level parse transcodes nothing); "
-          "depth and DOCTYPE refused from the callbacks; decode pre-scans attribute bounds "
-          "(markup_guard.h)",
+          "depth and DOCTYPE refused from the callbacks",
+      // The library keeps several copies of a long attribute value: decode pre-scans the bounds.
       .decode_markup_guard = true,
   };
   return info;
