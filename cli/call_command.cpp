@@ -1,123 +1,50 @@
 // soapbench call: one RPC (or --repeat N) through RpcClient; prints the response's canonical JSON
 // and, with --timing, a JSON line with the client-side phases and the wire bytes.
 #include <fmt/core.h>
-#include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/commands.h"
-#include "codecs/base64.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
-#include "codecs/scalars.h"
-#include "codecs/service_contract.h"
 #include "harness/http_client.h"
+#include "parsers/registry.h"
 
 namespace sb::cli {
 
 namespace {
 
-using rpc::Kind;
 using rpc::Value;
 
-// Converts one parsed JSON argument to a Value of type t (nullptr: untyped, by JSON syntax).
-// A string where a dateTime or base64 is due is its text form; {"$dateTime": …} and
-// {"$base64": …} (the canonical forms) are accepted anywhere. Empty error on success.
-Value to_value(const rapidjson::Value& j, const rpc::Type* t, const std::string& where,
-               std::string& error) {
-  auto mismatch = [&](std::string_view want) {
-    error = where + ": expected " + std::string(want);
-    return Value();
-  };
-  auto text = [](const rapidjson::Value& s) {
-    return std::string(s.GetString(), s.GetStringLength());
-  };
-  if (j.IsNull()) return Value();
-  // The canonical wrappers {"$dateTime": "…"} / {"$base64": "…"}.
-  if (j.IsObject() && j.MemberCount() == 1 && j.MemberBegin()->value.IsString()) {
-    const std::string key = text(j.MemberBegin()->name);
-    const std::string s = text(j.MemberBegin()->value);
-    if (key == "$dateTime" && (t == nullptr || t->kind == Kind::datetime)) {
-      std::optional<std::string> d = rpc::parse_datetime(s);
-      return d ? Value::datetime(*d) : mismatch("a dateTime YYYY-MM-DDThh:mm:ss");
+// The params of METHOD typed by the contract exactly as the server types JSON-RPC params: ARGS
+// (JSON values) are checked one by one, then spliced into a JSON-RPC call that the default JSON
+// adapter decodes (codecs/json_decoder.h). Params past the contract's stay untyped; the server
+// judges them. Empty error on success.
+std::vector<Value> typed_params(const std::string& method, const std::vector<std::string>& args,
+                                std::string& error) {
+  std::unique_ptr<Adapter> json = make_adapter(kDefaultJsonAdapter);
+  std::string call = "{\"jsonrpc\":\"2.0\",\"method\":";
+  rpc::append_json_string(call, method);
+  call += ",\"params\":[";
+  MessageBuffer buffer;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    buffer.assign(args[i]);
+    if (const Status s = json->parse(buffer); !s.ok()) {
+      error = fmt::format("argument {} is not JSON: {}", i + 1, s.describe());
+      return {};
     }
-    if (key == "$base64" && (t == nullptr || t->kind == Kind::base64)) {
-      std::optional<std::string> b = rpc::base64_decode(s);
-      return b ? Value::base64(*b) : mismatch("standard base64");
-    }
+    call += (i == 0 ? "" : ",") + args[i];
   }
-  if (t == nullptr) {
-    if (j.IsBool()) return Value::boolean(j.GetBool());
-    if (j.IsInt()) return Value::integer(j.GetInt());
-    if (j.IsNumber()) return Value::floating(j.GetDouble());
-    if (j.IsString()) return Value::string(text(j));
-    if (j.IsArray()) {
-      Value a = Value::array();
-      for (rapidjson::SizeType i = 0; i < j.Size(); ++i) {
-        a.push(to_value(j[i], nullptr, where + "[" + std::to_string(i) + "]", error));
-        if (!error.empty()) return Value();
-      }
-      return a;
-    }
-    Value s = Value::structure();
-    for (auto m = j.MemberBegin(); m != j.MemberEnd(); ++m) {
-      const std::string name = text(m->name);
-      s.add_member(name, to_value(m->value, nullptr, where + "." + name, error));
-      if (!error.empty()) return Value();
-    }
-    return s;
+  buffer.assign(call + "],\"id\":1}");
+  rpc::Message m;
+  DecodeReport report;
+  if (const Status s = json->decode(buffer, rpc::DecodeContext{}, m, report); !s.ok()) {
+    error = s.reason();
+    return {};
   }
-  switch (t->kind) {
-    case Kind::boolean:
-      return j.IsBool() ? Value::boolean(j.GetBool()) : mismatch("a boolean");
-    case Kind::integer:
-      return j.IsInt() ? Value::integer(j.GetInt()) : mismatch("a 32-bit integer");
-    case Kind::floating:
-      return j.IsNumber() ? Value::floating(j.GetDouble()) : mismatch("a number");
-    case Kind::string:
-      return j.IsString() ? Value::string(text(j)) : mismatch("a string");
-    case Kind::datetime: {
-      if (!j.IsString()) return mismatch("a dateTime string");
-      std::optional<std::string> d = rpc::parse_datetime(text(j));
-      return d ? Value::datetime(*d) : mismatch("a dateTime YYYY-MM-DDThh:mm:ss");
-    }
-    case Kind::base64: {
-      if (!j.IsString()) return mismatch("a base64 string");
-      std::optional<std::string> b = rpc::base64_decode(text(j));
-      return b ? Value::base64(*b) : mismatch("standard base64");
-    }
-    case Kind::array: {
-      if (!j.IsArray()) return mismatch("an array");
-      Value a = Value::array();
-      for (rapidjson::SizeType i = 0; i < j.Size(); ++i) {
-        a.push(to_value(j[i], t->element, where + "[" + std::to_string(i) + "]", error));
-        if (!error.empty()) return Value();
-      }
-      return a;
-    }
-    case Kind::structure: {
-      if (!j.IsObject()) return mismatch("an object (" + std::string(t->name) + ")");
-      // Members in the contract's order (the order is part of the type), whatever the JSON's.
-      Value s = Value::structure();
-      for (const rpc::Member& m : t->structure->members) {
-        auto it = j.FindMember(rapidjson::StringRef(m.name.data(), m.name.size()));
-        if (it == j.MemberEnd()) continue;
-        const std::string name(m.name);
-        s.add_member(name, to_value(it->value, m.type, where + "." + name, error));
-        if (!error.empty()) return Value();
-      }
-      if (s.items().size() != j.MemberCount()) {
-        error = where + ": members other than those of " + std::string(t->name);
-        return Value();
-      }
-      return s;
-    }
-    default:
-      return mismatch("no value");
-  }
+  return std::move(m.params);
 }
 
 // The family --protocol and --style name, or an error.
@@ -217,24 +144,10 @@ void add_call_command(CLI::App& app) {
     rpc::Message request;
     request.kind = rpc::MessageKind::call;
     request.method = method;
-    const rpc::Operation* op = rpc::service_contract().find(method);
-    for (std::size_t i = 0; i < args.size(); ++i) {
-      rapidjson::Document doc;
-      doc.Parse<rapidjson::kParseFullPrecisionFlag>(args[i].data(), args[i].size());
-      if (doc.HasParseError()) {
-        fmt::print(stderr, "soapbench: call {}: argument {} is not JSON: {} (offset {})\n", method,
-                   i + 1, rapidjson::GetParseError_En(doc.GetParseError()), doc.GetErrorOffset());
-        throw ExitCode{1};
-      }
-      // Arguments past the contract's params go untyped: the server judges them.
-      const bool typed = op != nullptr && i < op->params.size();
-      const std::string where =
-          typed ? std::string(op->params[i].name) : "argument " + std::to_string(i + 1);
-      request.params.push_back(to_value(doc, typed ? op->params[i].type : nullptr, where, error));
-      if (!error.empty()) {
-        fmt::print(stderr, "soapbench: call {}: {}\n", method, error);
-        throw ExitCode{1};
-      }
+    request.params = typed_params(method, args, error);
+    if (!error.empty()) {
+      fmt::print(stderr, "soapbench: call {}: {}\n", method, error);
+      throw ExitCode{1};
     }
 
     RpcClient client(config);

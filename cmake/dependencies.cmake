@@ -2,6 +2,8 @@
 # Each parser block sets SB_HAVE_<LIB> and a target sb::<lib>; parsers/CMakeLists.txt
 # compiles an adapter only when its library was found (the optional-competitor rule).
 # With SB_REQUIRE_ALL_PARSERS (on in every preset) a missing parser library is an error.
+# The "# apt:" line under each block header names its Debian packages: tools/setup.sh installs
+# exactly those (plus the build tools it lists itself), so a dependency is written once, here.
 
 include_guard(GLOBAL)
 
@@ -30,6 +32,7 @@ endfunction()
 set(_sb_req ${SB_REQUIRE_ALL_PARSERS})
 
 # --- pugixml (libpugixml-dev) ---
+# apt: libpugixml-dev
 find_package(pugixml CONFIG QUIET)
 if(TARGET pugixml::pugixml OR TARGET pugixml)
   set(SB_HAVE_PUGIXML ON)
@@ -46,6 +49,7 @@ else()
 endif()
 
 # --- RapidXML (librapidxml-dev, header only) ---
+# apt: librapidxml-dev
 find_path(SB_RAPIDXML_INCLUDE rapidxml/rapidxml.hpp)
 if(SB_RAPIDXML_INCLUDE)
   set(SB_HAVE_RAPIDXML ON)
@@ -60,6 +64,7 @@ else()
 endif()
 
 # --- tinyxml2 (libtinyxml2-dev) ---
+# apt: libtinyxml2-dev
 find_package(tinyxml2 CONFIG QUIET)
 if(TARGET tinyxml2::tinyxml2)
   set(SB_HAVE_TINYXML2 ON)
@@ -72,6 +77,7 @@ else()
 endif()
 
 # --- libxml2 (libxml2-dev) ---
+# apt: libxml2-dev
 find_package(LibXml2 QUIET)
 if(LibXml2_FOUND)
   set(SB_HAVE_LIBXML2 ON)
@@ -84,6 +90,7 @@ else()
 endif()
 
 # --- Xerces-C++ (libxerces-c-dev) ---
+# apt: libxerces-c-dev
 find_package(XercesC QUIET)
 if(XercesC_FOUND)
   set(SB_HAVE_XERCES ON)
@@ -96,6 +103,7 @@ else()
 endif()
 
 # --- Expat (libexpat1-dev) ---
+# apt: libexpat1-dev
 find_package(expat CONFIG QUIET)
 if(TARGET expat::expat)
   set(SB_HAVE_EXPAT ON)
@@ -108,6 +116,7 @@ else()
 endif()
 
 # --- RapidJSON (rapidjson-dev, header only; also reads the corpus manifest) ---
+# apt: rapidjson-dev
 find_package(RapidJSON CONFIG QUIET)
 if(RapidJSON_FOUND)
   set(SB_HAVE_RAPIDJSON ON)
@@ -120,6 +129,7 @@ else()
 endif()
 
 # --- simdjson (libsimdjson-dev) ---
+# apt: libsimdjson-dev
 find_package(simdjson CONFIG QUIET)
 if(TARGET simdjson::simdjson)
   set(SB_HAVE_SIMDJSON ON)
@@ -132,6 +142,7 @@ else()
 endif()
 
 # --- Boost: Asio and Beast (libboost-dev, header only) ---
+# apt: libboost-dev
 find_package(Boost 1.74 CONFIG QUIET)
 if(NOT Boost_FOUND)
   sb_missing(Boost libboost-dev ON)
@@ -142,6 +153,7 @@ target_compile_definitions(sb::boost INTERFACE BOOST_ASIO_NO_DEPRECATED BOOST_BE
 sb_found(Boost "${Boost_VERSION}")
 
 # --- OpenSSL (libssl-dev) ---
+# apt: libssl-dev openssl
 find_package(OpenSSL 3 QUIET)
 if(NOT OpenSSL_FOUND)
   sb_missing(OpenSSL libssl-dev ON)
@@ -149,6 +161,7 @@ endif()
 sb_found(OpenSSL "${OPENSSL_VERSION}")
 
 # --- CLI11 (libcli11-dev) ---
+# apt: libcli11-dev
 find_package(CLI11 CONFIG QUIET)
 if(NOT CLI11_FOUND)
   sb_missing(CLI11 libcli11-dev ON)
@@ -156,6 +169,7 @@ endif()
 sb_found(CLI11 "${CLI11_VERSION}")
 
 # --- fmt (libfmt-dev) ---
+# apt: libfmt-dev
 find_package(fmt CONFIG QUIET)
 if(NOT fmt_FOUND)
   sb_missing(fmt libfmt-dev ON)
@@ -163,6 +177,7 @@ endif()
 sb_found(fmt "${fmt_VERSION}")
 
 # --- zlib (zlib1g-dev; the corpus stores its largest files gzip-compressed) ---
+# apt: zlib1g-dev
 find_package(ZLIB QUIET)
 if(NOT ZLIB_FOUND)
   sb_missing(zlib zlib1g-dev ON)
@@ -170,6 +185,7 @@ endif()
 sb_found(zlib "${ZLIB_VERSION_STRING}")
 
 # --- GoogleTest (libgtest-dev, libgmock-dev) ---
+# apt: libgtest-dev libgmock-dev
 find_package(GTest CONFIG QUIET)
 if(NOT GTest_FOUND)
   sb_missing(GoogleTest libgtest-dev ON)
@@ -177,6 +193,7 @@ endif()
 sb_found(GoogleTest "${GTest_VERSION}")
 
 # --- Google Benchmark (libbenchmark-dev) ---
+# apt: libbenchmark-dev libbenchmark-tools
 find_package(benchmark CONFIG QUIET)
 if(NOT benchmark_FOUND)
   sb_missing("Google Benchmark" libbenchmark-dev ON)
@@ -184,6 +201,7 @@ endif()
 sb_found("Google Benchmark" "${benchmark_VERSION}")
 
 # --- Python with Debian's modules (python3, python3-lxml, ...): tools and tests ---
+# apt: python3 python3-lxml python3-zeep python3-matplotlib python3-scipy
 set(SB_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with Debian's modules (not the one on PATH)")
 if(NOT EXISTS "${SB_PYTHON}")
   sb_missing(python3 python3 ON)

@@ -21,6 +21,16 @@ bool fits_int32(std::int64_t i) {
          i <= std::numeric_limits<std::int32_t>::max();
 }
 
+// {"$dateTime": "…"} / {"$base64": "…"}, the canonical JSON of those types, becomes its text:
+// what `soapbench decode` prints can be sent back where the contract expects that type.
+void unwrap_canonical(Value& v, std::string_view key) {
+  if (v.kind() == Kind::structure && v.names().size() == 1 && v.names()[0] == key &&
+      v.items()[0].kind() == Kind::string) {
+    Value text = std::move(v.items()[0]);
+    v = std::move(text);
+  }
+}
+
 }  // namespace
 
 JsonDecoder::JsonDecoder(const Contract& contract) : contract_(contract) {}
@@ -148,11 +158,16 @@ bool JsonDecoder::open_container(bool object) {
   Value* slot = nullptr;
   const Type* type = nullptr;
   if (!next_slot(&slot, &type)) return false;
+  *slot = object ? Value::structure() : Value::array();
+  if (object && type != nullptr && (type->kind == Kind::datetime || type->kind == Kind::base64)) {
+    // Maybe a canonical {"$dateTime": …} / {"$base64": …}: read untyped, typed when it closes.
+    frames_.push_back({Frame::object, nullptr, slot, type});
+    return true;
+  }
   if (type != nullptr && type->kind != (object ? Kind::structure : Kind::array)) {
     return fail(fault::invalid_params, std::string("expected ") + std::string(type->name) +
                                            ", got " + (object ? "an object" : "an array"));
   }
-  *slot = object ? Value::structure() : Value::array();
   frames_.push_back({object ? Frame::object : Frame::array, type, slot});
   return true;
 }
@@ -162,8 +177,9 @@ bool JsonDecoder::start_array() { return open_container(false); }
 
 bool JsonDecoder::end_object() {
   if (error_.failed()) return false;
+  const FrameState closed = frames_.back();
   frames_.pop_back();
-  return true;
+  return closed.late_type == nullptr || coerce(*closed.target, *closed.late_type, "");
 }
 bool JsonDecoder::end_array() { return end_object(); }
 
@@ -279,6 +295,7 @@ bool JsonDecoder::coerce(Value& v, const Type& type, std::string_view where) {
       return v.kind() == Kind::floating || mismatch();
     case Kind::datetime: {
       if (v.kind() == Kind::datetime) return true;
+      unwrap_canonical(v, "$dateTime");
       if (v.kind() != Kind::string) return mismatch();
       auto d = parse_datetime(v.text());
       if (!d) return fail(fault::invalid_params, "bad dateTime '" + v.text() + "'");
@@ -287,6 +304,7 @@ bool JsonDecoder::coerce(Value& v, const Type& type, std::string_view where) {
     }
     case Kind::base64: {
       if (v.kind() == Kind::base64) return true;
+      unwrap_canonical(v, "$base64");
       if (v.kind() != Kind::string) return mismatch();
       auto b = base64_decode(v.text());
       if (!b) return fail(fault::invalid_params, "bad base64");

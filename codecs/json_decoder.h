@@ -52,9 +52,10 @@ class JsonDecoder {
   };
   enum class TopKey : std::uint8_t { none, jsonrpc, method, params, id, result, error, other };
   struct FrameState {
-    Frame frame;                 // what this container is
-    const Type* type = nullptr;  // array/object: expected type (nullptr: untyped)
-    Value* target = nullptr;     // array/object: the value being built
+    Frame frame;                      // what this container is
+    const Type* type = nullptr;       // array/object: expected type (nullptr: untyped)
+    Value* target = nullptr;          // array/object: the value being built
+    const Type* late_type = nullptr;  // object: type it gets once closed (canonical wrappers)
   };
 
   // Where the next value goes and what type it should have; false on a structural error.

@@ -36,7 +36,7 @@ std::int64_t ns_between(Clock::time_point a, Clock::time_point b) {
 std::string load_chain_frame(const std::filesystem::path& corpus_dir) {
   try {
     const std::string json = read_message_file(corpus_dir / "jsonrpc" / "getChain.response.json");
-    std::unique_ptr<Adapter> adapter = make_adapter("rapidjson/dom");
+    std::unique_ptr<Adapter> adapter = make_adapter(kDefaultJsonAdapter);
     if (!adapter) return {};
     MessageBuffer buffer(json);
     rpc::DecodeContext context;

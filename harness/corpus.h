@@ -8,28 +8,12 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/digest.h"
+#include "parsers/manifest_reader.h"
 
 namespace sb {
 
-struct CorpusEntry {
-  std::string path;    // relative to the corpus directory
-  std::string family;  // "xmlrpc", "soap11-rpc-encoded", …, "jsonrpc"; may be empty for hostile
-  Format format = Format::xml;        // xml or json
-  std::string operation;              // service operation ("getRate"); empty for hostile files
-  std::string direction;              // "call", "response" or "fault"
-  std::string tag;                    // size or variant tag, may be empty
-  std::vector<std::string> sets;      // "seed", "sweep", "variant"
-  std::uint64_t size = 0;             // nominal sweep size (bytes or elements), 0 when not a sweep
-  std::uint64_t bytes = 0;            // uncompressed size
-  std::optional<Digest> digest;       // expected digest (non-hostile)
-  std::string canonical;              // expected canonical JSON (non-hostile, up to 4096 bytes)
-  std::string canonical_sha256;       // longer lines: SHA-256 of the canonical JSON, lowercase hex
-  std::uint64_t canonical_bytes = 0;  // longer lines: its length
-  bool hostile = false;               // a malformed or attack document
-  std::string error_class;            // hostile only: what is wrong with it
-  std::string note;                   // hostile only: one line
-
+// A manifest entry (parsers/manifest_reader.h) with what benchmarks and tests ask of it.
+struct CorpusEntry : ManifestEntry {
   // "<family>/<operation>[.<tag>].<direction>" (hostile: the path without extension).
   std::string name() const;
   bool in_set(std::string_view set) const;

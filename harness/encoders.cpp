@@ -19,37 +19,19 @@ constexpr std::uint32_t kAllFamilies = kXmlFamilies | bit(rpc::Family::jsonrpc);
 
 }  // namespace
 
-// SB_HAVE_<LIB>: the switches parsers/ was compiled with (harness/CMakeLists.txt forwards them),
-// so a row exists exactly when its writer's file was built.
+// "direct" first, then every library writer compiled into sb_parsers (parsers/writers.h).
 std::span<const EncoderEntry> encoders() {
-  static const std::vector<EncoderEntry> table = {
-    {"direct", "soapbench", "DirectXmlWriter / DirectJsonWriter", kAllFamilies,
-     "streaming append into one reused buffer; statically dispatched", nullptr, nullptr},
-#if SB_HAVE_PUGIXML
-    {"pugixml", "pugixml", "xml_document + save(format_raw)", kXmlFamilies,
-     "document reset per message; refuses CR in text (written raw, read back as LF)",
-     &make_pugixml_writer, nullptr},
-#endif
-#if SB_HAVE_LIBXML2
-    {"libxml2", "libxml2", "xmlTextWriter into an xmlBuffer", kXmlFamilies,
-     "new xmlTextWriter per message over a reused xmlBuffer", &make_libxml2_writer, nullptr},
-#endif
-#if SB_HAVE_TINYXML2
-    {"tinyxml2", "tinyxml2", "XMLPrinter (streaming, compact)", kXmlFamilies,
-     "printer buffer reused; refuses CR in text (written raw, read back as LF)",
-     &make_tinyxml2_writer, nullptr},
-#endif
-#if SB_HAVE_XERCES
-    {"xerces", "Xerces-C++", "DOMDocument + DOMLSSerializer -> MemBufFormatTarget (UTF-8)",
-     kXmlFamilies, "new DOMDocument per message; serializer, output and transcoder reused",
-     &make_xerces_writer, nullptr},
-#endif
-#if SB_HAVE_RAPIDJSON
-    {"rapidjson", "RapidJSON", "Writer<StringBuffer> (kWriteValidateEncodingFlag)",
-     bit(rpc::Family::jsonrpc), "StringBuffer and Writer reused (Clear + Reset)", nullptr,
-     &make_rapidjson_writer},
-#endif
-  };
+  static const std::vector<EncoderEntry> table = [] {
+    std::vector<EncoderEntry> rows = {
+        {"direct", "soapbench", "DirectXmlWriter / DirectJsonWriter", kAllFamilies,
+         "streaming append into one reused buffer; statically dispatched", nullptr, nullptr}};
+    for (const WriterInfo* w : library_writers()) {
+      const std::uint32_t families = w->make_xml ? kXmlFamilies : bit(rpc::Family::jsonrpc);
+      rows.push_back(
+          {w->name, w->library, w->writer, families, w->notes, w->make_xml, w->make_json});
+    }
+    return rows;
+  }();
   return table;
 }
 

@@ -10,19 +10,20 @@
 
 #include "codecs/family.h"
 #include "codecs/value.h"
+#include "parsers/registry.h"
 
 namespace sb {
 
 struct ClientConfig {
   std::string url;                           // http://host:port or https://host:port (no path)
   rpc::Family family = rpc::Family::xmlrpc;  // what to speak; the path follows from it
-  std::string parser = "pugixml/dom";        // adapter decoding responses (a JSON one for jsonrpc)
+  std::string parser{kDefaultXmlAdapter};    // adapter decoding responses (a JSON one for jsonrpc)
   std::string encoder = "direct";            // harness/encoders.h row writing requests
   std::string server_parser;                 // sent as X-Parser when not empty
   bool keep_alive = true;                    // reuse one connection; false: a new one per call
   bool tls_resume = true;    // with https and a new connection per call: resume the session
   bool verify_peer = false;  // verify the server certificate (self-signed: off)
-  std::string json_parser = "rapidjson/dom";           // jsonrpc when `parser` is an XML adapter
+  std::string json_parser{kDefaultJsonAdapter};        // jsonrpc when `parser` is an XML adapter
   std::chrono::milliseconds io_timeout{30'000};        // connect, handshake, write, read: each
   std::size_t max_response_bytes = 256 * 1024 * 1024;  // larger response bodies are an error
 };

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "parsers/adapters.h"
 #include "parsers/writers.h"
 
 namespace sb {
@@ -110,8 +111,23 @@ class Libxml2Writer final : public rpc::XmlWriter {
   std::string error_;                  // first failure since reset()
 };
 
+std::unique_ptr<rpc::XmlWriter> make_libxml2_writer() { return std::make_unique<Libxml2Writer>(); }
+
 }  // namespace
 
-std::unique_ptr<rpc::XmlWriter> make_libxml2_writer() { return std::make_unique<Libxml2Writer>(); }
+// The row of the writer table (parsers/writers.h). libxml2: xmlTextWriter (streaming, no tree) into
+// an xmlBuffer reused across messages; xmlTextWriterStartDocument("1.0", NULL encoding: UTF-8
+// without a conversion pass).
+const WriterInfo& libxml2_writer_info() {
+  static const WriterInfo info{
+      .name = "libxml2",
+      .library = "libxml2",
+      .writer = "xmlTextWriter into an xmlBuffer",
+      .notes = "new xmlTextWriter per message over a reused xmlBuffer",
+      .make_xml = &make_libxml2_writer,
+      .make_json = nullptr,
+  };
+  return info;
+}
 
 }  // namespace sb

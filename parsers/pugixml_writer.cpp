@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "parsers/adapters.h"
 #include "parsers/writers.h"
 
 namespace sb {
@@ -98,8 +99,24 @@ class PugixmlWriter final : public rpc::XmlWriter {
   std::string error_;       // first failure since reset()
 };
 
+std::unique_ptr<rpc::XmlWriter> make_pugixml_writer() { return std::make_unique<PugixmlWriter>(); }
+
 }  // namespace
 
-std::unique_ptr<rpc::XmlWriter> make_pugixml_writer() { return std::make_unique<PugixmlWriter>(); }
+// The row of the writer table (parsers/writers.h). pugixml: builds a pugi::xml_document, saved with
+// format_raw through a pugi::xml_writer that appends to a std::string. The document is reset (not
+// reallocated) per message. pugixml writes CR in text raw (a parser reads it back as LF), so text
+// holding CR is refused.
+const WriterInfo& pugixml_writer_info() {
+  static const WriterInfo info{
+      .name = "pugixml",
+      .library = "pugixml",
+      .writer = "xml_document + save(format_raw)",
+      .notes = "document reset per message; refuses CR in text (written raw, read back as LF)",
+      .make_xml = &make_pugixml_writer,
+      .make_json = nullptr,
+  };
+  return info;
+}
 
 }  // namespace sb

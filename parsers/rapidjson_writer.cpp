@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "parsers/adapters.h"
 #include "parsers/writers.h"
 
 namespace sb {
@@ -90,10 +91,25 @@ class RapidjsonWriter final : public rpc::JsonWriter {
   std::string error_;               // first failure since reset()
 };
 
-}  // namespace
-
 std::unique_ptr<rpc::JsonWriter> make_rapidjson_writer() {
   return std::make_unique<RapidjsonWriter>();
+}
+
+}  // namespace
+
+// The row of the writer table (parsers/writers.h). RapidJSON: rapidjson::Writer<StringBuffer> with
+// kWriteValidateEncodingFlag (malformed UTF-8 is refused rather than copied into the output);
+// Double() writes Grisu2 shortest digits.
+const WriterInfo& rapidjson_writer_info() {
+  static const WriterInfo info{
+      .name = "rapidjson",
+      .library = "RapidJSON",
+      .writer = "Writer<StringBuffer> (kWriteValidateEncodingFlag)",
+      .notes = "StringBuffer and Writer reused (Clear + Reset)",
+      .make_xml = nullptr,
+      .make_json = &make_rapidjson_writer,
+  };
+  return info;
 }
 
 }  // namespace sb

@@ -19,41 +19,26 @@ std::string_view model_name(Model m) {
 }
 
 // An explicit table, not static-constructor self-registration (that breaks in static
-// libraries). SB_HAVE_<LIB> comes from cmake/dependencies.cmake.
+// libraries), made from the adapter list of parsers/CMakeLists.txt: a row per compiled adapter.
 std::span<const AdapterEntry> adapters() {
   static const std::vector<AdapterEntry> table = {
-#if SB_HAVE_PUGIXML
-    {&pugixml_dom_info, &make_pugixml_dom},
-    {&pugixml_dom_inplace_info, &make_pugixml_dom_inplace},
-#endif
-#if SB_HAVE_RAPIDXML
-    {&rapidxml_dom_info, &make_rapidxml_dom},
-    {&rapidxml_dom_fastest_info, &make_rapidxml_dom_fastest},
-#endif
-#if SB_HAVE_TINYXML2
-    {&tinyxml2_dom_info, &make_tinyxml2_dom},
-#endif
-#if SB_HAVE_LIBXML2
-    {&libxml2_dom_info, &make_libxml2_dom},
-    {&libxml2_sax_info, &make_libxml2_sax},
-    {&libxml2_reader_info, &make_libxml2_reader},
-#endif
-#if SB_HAVE_XERCES
-    {&xerces_dom_info, &make_xerces_dom},
-    {&xerces_sax2_info, &make_xerces_sax2},
-#endif
-#if SB_HAVE_EXPAT
-    {&expat_sax_info, &make_expat_sax},
-#endif
-#if SB_HAVE_RAPIDJSON
-    {&rapidjson_dom_info, &make_rapidjson_dom},
-    {&rapidjson_dom_insitu_info, &make_rapidjson_dom_insitu},
-    {&rapidjson_sax_info, &make_rapidjson_sax},
-#endif
-#if SB_HAVE_SIMDJSON
-    {&simdjson_dom_info, &make_simdjson_dom},
-    {&simdjson_ondemand_info, &make_simdjson_ondemand},
-#endif
+#define SB_ADAPTER(id) {&id##_info, &make_##id},
+#define SB_WRITER(id)
+#include "parsers/adapter_list.inc"
+#undef SB_ADAPTER
+#undef SB_WRITER
+  };
+  return table;
+}
+
+// The writers of the same list, in list order.
+std::span<const WriterInfo* const> library_writers() {
+  static const std::vector<const WriterInfo*> table = {
+#define SB_ADAPTER(id)
+#define SB_WRITER(id) &id##_writer_info(),
+#include "parsers/adapter_list.inc"
+#undef SB_ADAPTER
+#undef SB_WRITER
   };
   return table;
 }

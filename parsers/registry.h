@@ -9,6 +9,10 @@
 
 namespace sb {
 
+// The adapters used wherever none is named (server, client, CLI, benchmarks' "default" rows).
+inline constexpr std::string_view kDefaultXmlAdapter = "pugixml/dom";
+inline constexpr std::string_view kDefaultJsonAdapter = "rapidjson/dom";
+
 struct AdapterEntry {
   const AdapterInfo& (*info)();                                 // facts, built once
   std::unique_ptr<Adapter> (*make)(const ParseLimits& limits);  // a fresh instance

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "parsers/adapters.h"
 #include "parsers/writers.h"
 
 namespace sb {
@@ -97,10 +98,25 @@ class Tinyxml2Writer final : public rpc::XmlWriter {
   std::string error_;              // first failure since reset()
 };
 
-}  // namespace
-
 std::unique_ptr<rpc::XmlWriter> make_tinyxml2_writer() {
   return std::make_unique<Tinyxml2Writer>();
+}
+
+}  // namespace
+
+// The row of the writer table (parsers/writers.h). tinyxml2: XMLPrinter in memory, compact mode,
+// streaming (no XMLDocument). XMLPrinter writes CR in text and tab/LF/CR in attribute values raw
+// (parsers normalize them away), so those refuse.
+const WriterInfo& tinyxml2_writer_info() {
+  static const WriterInfo info{
+      .name = "tinyxml2",
+      .library = "tinyxml2",
+      .writer = "XMLPrinter (streaming, compact)",
+      .notes = "printer buffer reused; refuses CR in text (written raw, read back as LF)",
+      .make_xml = &make_tinyxml2_writer,
+      .make_json = nullptr,
+  };
+  return info;
 }
 
 }  // namespace sb

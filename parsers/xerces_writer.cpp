@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "parsers/adapters.h"
 #include "parsers/writers.h"
 
 namespace sb {
@@ -183,8 +184,23 @@ class XercesWriter final : public rpc::XmlWriter {
   std::string error_;                             // first failure since reset()
 };
 
+std::unique_ptr<rpc::XmlWriter> make_xerces_writer() { return std::make_unique<XercesWriter>(); }
+
 }  // namespace
 
-std::unique_ptr<rpc::XmlWriter> make_xerces_writer() { return std::make_unique<XercesWriter>(); }
+// The row of the writer table (parsers/writers.h). Xerces-C++: a DOMDocument (DOM Level 1 nodes,
+// qnames as written) serialized by DOMLSSerializer to a MemBufFormatTarget as UTF-8; input is
+// transcoded UTF-8 -> UTF-16 with Xerces' UTF-8 transcoder (never the local code page).
+const WriterInfo& xerces_writer_info() {
+  static const WriterInfo info{
+      .name = "xerces",
+      .library = "Xerces-C++",
+      .writer = "DOMDocument + DOMLSSerializer -> MemBufFormatTarget (UTF-8)",
+      .notes = "new DOMDocument per message; serializer, output and transcoder reused",
+      .make_xml = &make_xerces_writer,
+      .make_json = nullptr,
+  };
+  return info;
+}
 
 }  // namespace sb

@@ -31,16 +31,23 @@ TEST(AllocCounting, CountsMallocAndNewAndPeak) {
 }
 
 TEST(AllocCounting, OtherThreadsAreNotCounted) {
+  // The other thread allocates many times and many bytes: if its allocations were counted, both
+  // the count and the bytes would show them.
+  constexpr int kChildAllocations = 64;
+  constexpr std::size_t kChildBytes = 1 << 20;
   alloc_counting_begin();
   std::thread t([] {
-    void* p = std::malloc(100);
-    asm volatile("" : : "r"(p) : "memory");
-    std::free(p);
+    for (int i = 0; i < kChildAllocations; ++i) {
+      void* p = std::malloc(kChildBytes);
+      asm volatile("" : : "r"(p) : "memory");
+      std::free(p);
+    }
   });
   t.join();
   const AllocStats s = alloc_counting_end();
-  // std::thread's own state is allocated here, the malloc in the thread is not.
+  // std::thread's own state is allocated here (on this thread), the child's mallocs are not.
   EXPECT_LE(s.allocations, 2u);
+  EXPECT_LT(s.bytes, kChildBytes);
 }
 
 // A fresh adapter's first message allocates (parser objects, DOM nodes, buffers): a count of

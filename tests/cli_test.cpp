@@ -24,6 +24,8 @@ RunResult run_soapbench(const std::string& args) {
   while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
   int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  // 127: the shell found no executable; every test would then "see" a failing exit.
+  EXPECT_NE(r.exit_code, 127) << "soapbench not runnable: " << r.output;
   return r;
 }
 
@@ -42,9 +44,12 @@ TEST(Cli, HelpListsUsage) {
   EXPECT_THAT(r.output, testing::HasSubstr("Usage:"));
 }
 
+// Exit 1 with one line naming the flag: not the shell's 127 (a missing binary) nor a signal.
 TEST(Cli, UnknownOptionFails) {
   RunResult r = run_soapbench("--no-such-flag");
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, testing::StartsWith("soapbench: "));
+  EXPECT_THAT(r.output, testing::HasSubstr("--no-such-flag"));
 }
 
 // soapbench conformance: each case in a child, both modes, the JSON the report reads.

@@ -3,18 +3,16 @@
 # Usage: tools/setup.sh            (as root, on Debian 12)
 set -eu
 
-# One line per purpose; keep README.md's dependency list in step with this one.
-PACKAGES="
+# Libraries: the "# apt:" lines of cmake/dependencies.cmake (each dependency is written once,
+# beside the CMake block that finds it). Tools the build, tests and benchmarks run: listed here.
+here=$(dirname "$0")
+LIBRARIES=$(sed -n 's/^# apt: //p' "$here/../cmake/dependencies.cmake")
+TOOLS="
 build-essential cmake ninja-build git pkg-config ca-certificates
-libpugixml-dev librapidxml-dev libtinyxml2-dev libxml2-dev libxerces-c-dev libexpat1-dev
-rapidjson-dev libsimdjson-dev
-libboost-dev libssl-dev openssl zlib1g-dev
-libcli11-dev libfmt-dev
-libgtest-dev libgmock-dev libbenchmark-dev libbenchmark-tools
 clang clang-format libclang-rt-14-dev valgrind
-python3 python3-lxml python3-zeep python3-matplotlib python3-scipy
 libxml2-utils curl util-linux iproute2
 "
+PACKAGES="$LIBRARIES $TOOLS"
 
 missing=""
 for p in $PACKAGES; do

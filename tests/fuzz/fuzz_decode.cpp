@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "parsers/registry.h"
 
@@ -14,11 +15,11 @@ namespace {
 
 sb::Adapter* adapter() {
   static const std::unique_ptr<sb::Adapter> a = [] {
-    const char* name = std::getenv("SB_FUZZ_ADAPTER");
-    if (name == nullptr) name = "pugixml/dom";
+    const char* env = std::getenv("SB_FUZZ_ADAPTER");
+    const std::string name = env != nullptr ? env : std::string(sb::kDefaultXmlAdapter);
     std::unique_ptr<sb::Adapter> made = sb::make_adapter(name);
     if (!made) {
-      std::fprintf(stderr, "fuzz_decode: no adapter named '%s'\n", name);
+      std::fprintf(stderr, "fuzz_decode: no adapter named '%s'\n", name.c_str());
       std::abort();
     }
     return made;

@@ -1,0 +1,40 @@
+// The corpus manifest (corpus/manifest.json, docs/corpus.md) read into plain records. It lives in
+// parsers/ because it reads JSON with a parser library (RapidJSON), and parsers/ is the only
+// folder that includes one; harness/corpus.h builds the corpus on these records.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parsers/digest.h"
+
+namespace sb {
+
+// One manifest entry, as written by tools/corpusgen.
+struct ManifestEntry {
+  std::string path;    // relative to the corpus directory
+  std::string family;  // "xmlrpc", "soap11-rpc-encoded", …, "jsonrpc"; may be empty for hostile
+  Format format = Format::xml;        // xml or json
+  std::string operation;              // service operation ("getRate"); empty for hostile files
+  std::string direction;              // "call", "response" or "fault"
+  std::string tag;                    // size or variant tag, may be empty
+  std::vector<std::string> sets;      // "seed", "sweep", "variant"
+  std::uint64_t size = 0;             // nominal sweep size (bytes or elements), 0 when not a sweep
+  std::uint64_t bytes = 0;            // uncompressed size
+  std::optional<Digest> digest;       // expected digest (non-hostile)
+  std::string canonical;              // expected canonical JSON (non-hostile, up to 4096 bytes)
+  std::string canonical_sha256;       // longer lines: SHA-256 of the canonical JSON, lowercase hex
+  std::uint64_t canonical_bytes = 0;  // longer lines: its length
+  bool hostile = false;               // a malformed or attack document
+  std::string error_class;            // hostile only: what is wrong with it
+  std::string note;                   // hostile only: one line
+};
+
+// The entries of a manifest's text, in order. Throws std::runtime_error naming `where` (the
+// file) and the problem when the text is not a valid manifest.
+std::vector<ManifestEntry> read_manifest(std::string_view text, const std::string& where);
+
+}  // namespace sb

@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""Checks the layering of docs/architecture.md on every #include of the tree.
+
+Arrows run one way: cli/, bench/ -> harness/ -> parsers/ -> codecs/ -> core/. A folder may
+include only itself and the folders below it, and only parsers/ may include a parser library.
+tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
+choice). Usage: check_includes.py [ROOT]      (exit 1 and one line per violation)
+       check_includes.py --self-test          (checks that a planted violation is caught)
+"""
+import pathlib
+import re
+import sys
+import tempfile
+import unittest
+
+# What each layer may include from the project's own folders.
+ALLOWED = {
+    'core': {'core'},
+    'codecs': {'core', 'codecs'},
+    'parsers': {'core', 'codecs', 'parsers'},
+    'harness': {'core', 'codecs', 'parsers', 'harness'},
+    'cli': {'core', 'codecs', 'parsers', 'harness', 'cli'},
+    'bench': {'core', 'codecs', 'parsers', 'harness', 'bench'},
+}
+PARSER_LIBRARIES = re.compile(
+    r'^(pugixml\.hpp|pugiconfig\.hpp|rapidxml/|tinyxml2\.h|libxml/|xercesc/|expat\.h|'
+    r'expat_external\.h|rapidjson/|simdjson\.h|simdjson/)')
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
+
+
+def violations(root):
+    """Every broken rule under root, as 'file:line: reason' strings."""
+    found = []
+    for layer, allowed in ALLOWED.items():
+        for path in sorted((root / layer).rglob('*')):
+            if path.suffix not in ('.h', '.hpp', '.cpp', '.inc') or not path.is_file():
+                continue
+            for number, line in enumerate(path.read_text(errors='replace').splitlines(), 1):
+                m = INCLUDE.match(line)
+                if not m:
+                    continue
+                header = m.group(2)
+                where = f'{path.relative_to(root)}:{number}'
+                top = header.split('/', 1)[0]
+                if m.group(1) == '"' and '/' in header and top in ALLOWED and top not in allowed:
+                    found.append(f'{where}: {layer}/ may not include {top}/ ({header})')
+                if layer != 'parsers' and PARSER_LIBRARIES.match(header):
+                    found.append(f'{where}: only parsers/ includes a parser library ({header})')
+    return found
+
+
+class SelfTest(unittest.TestCase):
+    """The checker finds what it is for: a planted upward include and a library include."""
+
+    def test_planted_violations_are_found(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = pathlib.Path(tmp)
+            for layer in ALLOWED:
+                (root / layer).mkdir()
+            (root / 'core' / 'ok.h').write_text('#include <vector>\n#include "core/events.h"\n')
+            (root / 'codecs' / 'up.h').write_text('#include "parsers/events.h"\n')
+            (root / 'harness' / 'lib.cpp').write_text('#include <rapidjson/document.h>\n')
+            (root / 'parsers' / 'fine.cpp').write_text('#include <pugixml.hpp>\n'
+                                                       '#include "codecs/value.h"\n')
+            found = violations(root)
+            self.assertEqual(len(found), 2, found)
+            self.assertIn('codecs/up.h:1: codecs/ may not include parsers/', found[0] + found[1])
+            self.assertIn('harness/lib.cpp:1: only parsers/', found[0] + found[1])
+
+
+def main():
+    if sys.argv[1:] == ['--self-test']:
+        sys.argv[1:] = []
+        unittest.main(module=__name__, defaultTest='SelfTest')
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parents[2])
+    found = violations(root)
+    for v in found:
+        print(v)
+    print(f'{len(found)} layering violations' if found else 'layering ok')
+    return 1 if found else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
