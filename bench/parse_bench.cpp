@@ -15,7 +15,9 @@
 
 #include "bench/adapter_benchmarks.h"
 #include "bench/summary_reporter.h"
+#include "codecs/family.h"
 #include "harness/corpus.h"
+#include "harness/default_adapters.h"
 #include "harness/encoders.h"
 #include "harness/run_context.h"
 #include "parsers/registry.h"
@@ -147,8 +149,7 @@ class Registrar {
   // Every encoder writing the message of a corpus response (or fault) in its family.
   void encoders(const CorpusEntry& e) {
     const auto family = rpc::family_from_name(e.family);
-    const AdapterEntry* reader =
-        find_adapter(e.format == Format::xml ? "pugixml/dom" : "rapidjson/dom");
+    const AdapterEntry* reader = find_adapter(default_adapter(e.format == Format::json));
     if (!family || reader == nullptr) return;
     // The message to write: the response decoded once, here, with the reference reader.
     rpc::Message message;
@@ -267,48 +268,42 @@ void print_summary(const std::map<std::string, RunResult>& results) {
     return it == results.end() ? 0.0 : it->second.ns_per_iter;
   };
   const char* kFile = "complex.call";
-  const std::vector<std::pair<std::string, std::string>> families = {
-      {"xmlrpc", "xmlrpc"},
-      {"soap11-rpc-encoded", "s11-enc"},
-      {"soap11-rpc-literal", "s11-lit"},
-      {"soap11-doc-literal", "s11-doc"},
-      {"soap12-doc-literal", "s12-doc"},
-      {"jsonrpc", "jsonrpc"}};
+  std::vector<std::string> families;  // corpus order (codecs/family.h)
+  for (rpc::Family f : rpc::kAllFamilies) families.emplace_back(rpc::family_name(f));
   std::printf(
       "\n== decode of %s: time relative to the fastest adapter (1.00), (× the memcpy floor) ==\n",
       kFile);
   std::printf("%-22s", "adapter");
-  for (const auto& f : families) std::printf(" %14s", f.second.c_str());
+  for (const std::string& f : families) std::printf(" %18.18s", f.c_str());
   std::printf("\n");
   std::map<std::string, double> fastest;
-  for (const auto& f : families) {
+  for (const std::string& f : families) {
     double best = 0;
     for (const AdapterEntry& a : adapters()) {
-      const double t =
-          time_of("decode/" + bench_adapter_name(a.info()) + "/" + f.first + "/" + kFile);
+      const double t = time_of("decode/" + bench_adapter_name(a.info()) + "/" + f + "/" + kFile);
       if (t > 0 && (best == 0 || t < best)) best = t;
     }
-    fastest[f.first] = best;
+    fastest[f] = best;
   }
   for (const AdapterEntry& a : adapters()) {
     const std::string an = bench_adapter_name(a.info());
     bool any = false;
     std::string line = fmt::format("{:<22}", an);
-    for (const auto& f : families) {
-      const double t = time_of("decode/" + an + "/" + f.first + "/" + kFile);
-      const double floor = time_of("floor/memcpy/" + f.first + "/" + kFile);
-      if (t > 0 && fastest[f.first] > 0) {
+    for (const std::string& f : families) {
+      const double t = time_of("decode/" + an + "/" + f + "/" + kFile);
+      const double floor = time_of("floor/memcpy/" + f + "/" + kFile);
+      if (t > 0 && fastest[f] > 0) {
         any = true;
         line +=
-            fmt::format(" {:>6.2f} ({:>4.0f}×)", t / fastest[f.first], floor > 0 ? t / floor : 0.0);
+            fmt::format("     {:>6.2f} ({:>4.0f}×)", t / fastest[f], floor > 0 ? t / floor : 0.0);
       } else {
-        line += fmt::format(" {:>14}", "-");
+        line += fmt::format(" {:>18}", "-");
       }
     }
     if (any) std::printf("%s\n", line.c_str());
   }
   std::printf("%-22s", "fastest (µs)");
-  for (const auto& f : families) std::printf(" %14.2f", fastest[f.first] / 1000);
+  for (const std::string& f : families) std::printf(" %18.2f", fastest[f] / 1000);
   std::printf("\n");
 
   // The 2001 experiment.

@@ -42,7 +42,11 @@ bool SummaryReporter::ReportContext(const Context& context) {
 void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
   if (verbose_) ConsoleReporter::ReportRuns(runs);
   for (const Run& run : runs) {
-    const std::string name = run.run_name.str();
+    // Keyed without Google Benchmark's /repeats:N, so the summaries find headline benchmarks
+    // (per-benchmark repetitions) by their plain name.
+    benchmark::BenchmarkName plain = run.run_name;
+    plain.repetitions.clear();
+    const std::string name = plain.str();
     if (run.error_occurred) {
       ++errors_;
       std::fprintf(stderr, "ERROR %s: %s\n", name.c_str(), run.error_message.c_str());

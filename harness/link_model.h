@@ -10,7 +10,10 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace sb {
 
@@ -28,6 +31,14 @@ inline constexpr std::array<Link, 5> kLinks = {{
     {"mobile", 10e6, 80e-3},
 }};
 
+// The roundtrip_bench counters (per call) the model sums: the CPU phases, the parsers' part of
+// them, and the bytes on the wire.
+inline constexpr std::array<std::string_view, 5> kCpuCounters = {
+    "client_encode_ns", "server_decode_ns", "dispatch_ns", "server_encode_ns", "client_decode_ns"};
+inline constexpr std::array<std::string_view, 2> kParserCounters = {"server_decode_ns",
+                                                                    "client_decode_ns"};
+inline constexpr std::array<std::string_view, 2> kByteCounters = {"bytes_sent", "bytes_received"};
+
 // One call's measured phases (seconds) and bytes.
 struct CallCost {
   double client_encode = 0, server_decode = 0, dispatch = 0, server_encode = 0, client_decode = 0;
@@ -41,5 +52,10 @@ double projected_seconds(const CallCost& c, const Link& link);
 
 // (server decode + client decode) / projected duration.
 double parser_share(const CallCost& c, const Link& link);
+
+// The model as result-file context keys, so a report projects with the run's own model:
+// "link:<name>" = "bits_per_second=<bit/s>;rtt_seconds=<s>" per link (loopback: 0, measured),
+// "link_model:cpu" / "link_model:parser" / "link_model:bytes" = comma-separated counters.
+std::vector<std::pair<std::string, std::string>> link_model_context();
 
 }  // namespace sb

@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "codecs/family.h"
+#include "harness/default_adapters.h"
+#include "harness/link_model.h"
 #include "parsers/registry.h"
 #include "sb_version.h"
 
@@ -85,6 +88,14 @@ std::vector<std::pair<std::string, std::string>> run_context() {
 #endif
       {"machine_id", machine_id()},
   };
+  std::string families;
+  for (rpc::Family f : rpc::kAllFamilies) {
+    families += (families.empty() ? "" : ",") + std::string(rpc::family_name(f));
+  }
+  ctx.emplace_back("families", families);
+  ctx.emplace_back("default_adapter:xml", std::string(kDefaultXmlAdapter));
+  ctx.emplace_back("default_adapter:json", std::string(kDefaultJsonAdapter));
+  for (auto& kv : link_model_context()) ctx.push_back(std::move(kv));
   std::set<std::string> seen;
   auto yes = [](bool b) { return b ? "yes" : "no"; };
   for (const AdapterEntry& e : adapters()) {

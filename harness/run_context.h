@@ -9,7 +9,9 @@ namespace sb {
 
 // Key/value pairs for Google Benchmark's --benchmark_context / AddCustomContext:
 // soapbench version and git sha, CPU model, core count, cache sizes, compiler, build type,
-// every adapter's library version, machine_id.
+// every adapter's library version, machine_id; the facts a report must not restate: the
+// families in corpus order (`families`), the default adapters (`default_adapter:xml|json`)
+// and the link model (`link:<name>`, `link_model:*`).
 std::vector<std::pair<std::string, std::string>> run_context();
 
 // The CPU model from /proc/cpuinfo ("unknown" if absent).

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <exception>
 
+#include "codecs/family.h"
+
 namespace sb::test {
 
 const Corpus& corpus() {
@@ -19,12 +21,11 @@ const Corpus& corpus() {
 }
 
 const std::vector<std::string>& families() {
-  static const std::vector<std::string> f = {"xmlrpc",
-                                             "soap11-rpc-encoded",
-                                             "soap11-rpc-literal",
-                                             "soap11-doc-literal",
-                                             "soap12-doc-literal",
-                                             "jsonrpc"};
+  static const std::vector<std::string> f = [] {
+    std::vector<std::string> names;
+    for (rpc::Family family : rpc::kAllFamilies) names.emplace_back(rpc::family_name(family));
+    return names;
+  }();
   return f;
 }
 

@@ -7,6 +7,7 @@ Data: tests/data/results/ (see its README.md):
                                 interleaving); they differ only by noise, so `same` is tested
                                 on real reruns, not on synthetic jitter
   roundtrip_bench.sample.json   hand-made roundtrip_bench result (docs/results.md layout)
+  parse_bench.ranking.json      hand-made decode results: a clear winner, a tie, single runs
 
 Usage: tests/tools/test_tools.py [TestClass ...]; SB_PARSE_BENCH=path/to/parse_bench for
 IcountTest (skipped when unset, missing, or valgrind is not installed).
@@ -31,6 +32,10 @@ RUN1 = os.path.join(DATA, "parse_bench.run1.json")
 RERUN_A = os.path.join(DATA, "parse_bench.rerun_a.json")
 RERUN_B = os.path.join(DATA, "parse_bench.rerun_b.json")
 ROUNDTRIP = os.path.join(DATA, "roundtrip_bench.sample.json")
+RANKING = os.path.join(DATA, "parse_bench.ranking.json")
+sys.dont_write_bytecode = True
+sys.path.insert(0, TOOLS)
+import sbresults as sb  # noqa: E402
 
 
 def tool(name, *args, check=None):
@@ -371,11 +376,14 @@ class ReportTest(Tmp):
                         "Run and reproduction"):
             self.assertIn(f"## {heading}", text)
         self.assertNotIn("## Conformance", text)   # no conformance.json: skipped silently
-        self.assertIn("projected call time = client encode", text)
-        self.assertIn("Fastest decode per protocol family", text.split("##")[0])
+        # The link model comes from the roundtrip file's context (the sample carries it).
+        self.assertIn("projected call time = client_encode_ns + server_decode_ns", text)
+        self.assertIn("LAN 1 Gbit/s, 0.5 ms RTT", text)
+        self.assertIn("Decode per protocol family on its headline message", text.split("##")[0])
         self.assertIn("on loopback", text.split("##")[0])
         self.assertIn("`rapidxml/dom-fastest`", text)   # flags of every adapter in the context
-        self.assertIn("fastest decode per family", proc.stdout)  # --summary
+        self.assertIn("decode per family on its headline message", proc.stdout)  # --summary
+        self.assertIn("## Statistics", text)
 
     def test_conformance_section(self):
         results = self.path("results")
@@ -422,6 +430,132 @@ class ReportTest(Tmp):
     def test_help(self):
         proc = tool("report", "--help", check=0)
         self.assertIn("report.md", proc.stdout)
+        self.assertIn("--icount", proc.stdout)
+
+    _reports = {}   # (files, extra) -> (stdout, report.md): the sample reports are made once
+
+    def ranking_report(self, *files, extra=()):
+        key = (files, tuple(extra))
+        if key not in self._reports:
+            out = self.path("out")
+            proc = tool("report", *(files or (RANKING,)), "--out-dir", out, "--no-charts",
+                        "--summary", *extra, check=0)
+            with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+                ReportTest._reports[key] = (proc, f.read())
+        return self._reports[key]
+
+    @staticmethod
+    def clause(text, family):
+        """The opening paragraph's clause about one family's headline decode."""
+        opening = text.split("\n## ", 1)[0]
+        m = re.search(re.escape(family) + r" `complex\.call`: ([^;]*?)(;|\. )", opening)
+        assert m, opening
+        return m.group(1)
+
+    def test_clear_winner_gets_a_ranking_word(self):
+        proc, text = self.ranking_report()
+        self.assertRegex(self.clause(text, "xmlrpc"),
+                         r"^`rapidxml-dom` fastest, 1\.30× ahead of `pugixml-dom` \(p = ")
+        self.assertRegex(proc.stdout, r"xmlrpc +complex\.call +rapidxml-dom fastest")
+
+    def test_overlapping_samples_are_tied_within_noise(self):
+        proc, text = self.ranking_report()
+        clause = self.clause(text, "soap11-rpc-encoded")
+        self.assertEqual(clause, "tied within noise: `pugixml-dom`, `rapidxml-dom`")
+        self.assertIn("tied within noise: pugixml-dom, rapidxml-dom", proc.stdout)
+        # libxml2-sax is apart from the leader: not among the tied ones, "behind" in the table.
+        self.assertRegex(text, r"\| s11-enc \| `complex\.call` \| `libxml2-sax` \| 5 \|.*behind")
+
+    def test_single_repetitions_get_no_ranking_word(self):
+        proc, text = self.ranking_report()
+        clause = self.clause(text, "jsonrpc")
+        self.assertTrue(clause.startswith("not ranked"), clause)
+        for word in ("fastest", "ahead", "slower", "tied"):
+            self.assertNotIn(word, clause)
+        line = next(l for l in proc.stdout.splitlines() if l.strip().startswith("jsonrpc"))
+        self.assertNotIn("fastest", line)
+        # Nor across families: jsonrpc's single run cannot be ranked against the others.
+        cross = re.search(r"Decoding the same call[^.]*", text).group(0)
+        self.assertNotIn("fastest", cross)
+
+    def test_no_ranking_word_without_its_statistics(self):
+        # Every ranking word of the opening paragraph is backed by p <= 0.01 and apart intervals:
+        # on the committed roundtrip sample (3 repetitions, p >= 0.1) none may appear.
+        _proc, text = self.ranking_report(ROUNDTRIP)
+        opening = text.split("\n## ", 1)[0]
+        self.assertNotIn("fastest", opening)
+        self.assertNotIn("ahead of", opening)
+        self.assertIn("tied within noise", opening)
+
+    def test_facts_from_the_context_and_old_files(self):
+        # New files: families in the context's order, default adapters for the link rows.
+        _proc, text = self.ranking_report()
+        head = re.search(r"\| adapter \| ([^\n]*) \|\n", text).group(1)
+        self.assertEqual(head.split(" | "), ["xmlrpc", "s11-enc", "jsonrpc"])
+        self.assertNotIn("predate the context keys", text)
+        # Old files (no facts in the context): said so, and the link section declines.
+        old = load(ROUNDTRIP)
+        for k in list(old["context"]):
+            if k.startswith(("link", "families", "default_adapter", "variant:")):
+                del old["context"][k]
+        dump(old, self.path("old.json"))
+        _proc, text = self.ranking_report(self.path("old.json"))
+        self.assertIn("predate the context keys `families`", text)
+        self.assertIn("These result files carry no link model", text)
+        self.assertNotIn("projected call time =", text)
+
+    def test_instruction_columns(self):
+        # Without an icount file the report says so.
+        _proc, text = self.ranking_report()
+        self.assertIn("No instruction counts were given", text)
+        # With one, the headline table shows the counts and their ratio to the fewest.
+        doc = {"context": load(RANKING)["context"], "icount": {"iterations": 20},
+               "instructions": {"decode/rapidxml-dom/xmlrpc/complex.call/iterations:20": 200000.0,
+                                "decode/pugixml-dom/xmlrpc/complex.call/iterations:20": 250000.0}}
+        dump(doc, self.path("icount.json"))
+        _proc, text = self.ranking_report(extra=("--icount", self.path("icount.json")))
+        self.assertNotIn("No instruction counts were given", text)
+        self.assertRegex(text, r"\| `pugixml-dom` \| 5 \| [^|]+ \| 1\.30 \| 250,000 \| 1\.25 \|")
+        # Overhead and level ratios are stated from the counts (the committed run1 sample).
+        doc["instructions"] = {"parse/pugixml-dom-direct/xmlrpc/respond.64KB.response": 1000000.0,
+                               "parse/pugixml-dom/xmlrpc/respond.64KB.response": 1000400.0,
+                               "walk/pugixml-dom/xmlrpc/respond.64KB.response": 1300000.0,
+                               "decode/pugixml-dom/xmlrpc/respond.64KB.response": 1200000.0}
+        dump(doc, self.path("icount.json"))
+        _proc, text = self.ranking_report(RUN1, extra=("--icount", self.path("icount.json")))
+        self.assertIn("`pugixml/dom` +0.04% in instructions (1 file; time: ", text)
+        self.assertRegex(text, r"`walk` costs [0-9.–]*1\.30×?[0-9.–]*× `parse` in instructions|"
+                               r"`walk` costs 1\.30× `parse` in instructions")
+
+    # tools/sbresults.py: the interval of the median and the ranking rule.
+
+    @staticmethod
+    def result(times):
+        r = sb.Result("x")
+        r.times = list(times)
+        return r
+
+    def test_median_interval_from_order_statistics(self):
+        self.assertIsNone(sb.median_ci([1.0]))
+        lo, hi, cov = sb.median_ci([5, 1, 4, 2, 3])     # n = 5: [min, max] covers 93.75%
+        self.assertEqual((lo, hi), (1, 5))
+        self.assertAlmostEqual(cov, 0.9375)
+        lo, hi, cov = sb.median_ci(range(1, 10))        # n = 9: [x2, x8] covers 96.1%
+        self.assertEqual((lo, hi), (2, 8))
+        self.assertAlmostEqual(cov, 1 - 2 * 10 / 512)
+        self.assertEqual(sb.min_ci_n(), 6)
+
+    def test_ranking(self):
+        fast, slow = self.result([10, 11, 10.5, 10.2, 10.8]), self.result([20, 21, 20.5, 20.2, 20.8])
+        rk = sb.Ranking({"slow": slow, "fast": fast})
+        self.assertTrue(rk.clear)
+        self.assertEqual((rk.leader, rk.tied), ("fast", ["fast"]))
+        rk = sb.Ranking({"a": fast, "b": self.result([10.1, 10.9, 10.4, 10.3, 10.7]), "c": slow})
+        self.assertFalse(rk.clear)
+        self.assertEqual(sorted(rk.tied), ["a", "b"])
+        rk = sb.Ranking({"a": self.result([1.0]), "b": self.result([2.0])})
+        self.assertFalse(rk.clear)
+        self.assertFalse(rk.repeated)
 
 
 class IcountTest(Tmp):

@@ -30,6 +30,25 @@ FAMILY_FACTOR = {"xmlrpc": 1.0, "soap11-rpc-encoded": 1.6, "soap11-rpc-literal":
 CALLS = {"getRate": (1.0, 1.0), "respond.7500B": (1.0, 11.0)}
 VARIANTS = {"keepalive": (24000, 0), "newconn": (61000, 1), "tls-full": (455000, 1),
             "tls-resumed": (170000, 1)}
+# The facts harness/run_context.cpp and roundtrip_bench write into the context, as they write
+# them (families, default adapters, link model, round trips per variant).
+FACT_CONTEXT = {
+    "families": "xmlrpc,soap11-rpc-encoded,soap11-rpc-literal,soap11-doc-literal,"
+                "soap12-doc-literal,jsonrpc",
+    "default_adapter:xml": "pugixml/dom", "default_adapter:json": "rapidjson/dom",
+    "link:loopback": "bits_per_second=0;rtt_seconds=0",
+    "link:datacenter": "bits_per_second=1e+10;rtt_seconds=0.0001",
+    "link:LAN": "bits_per_second=1e+09;rtt_seconds=0.0005",
+    "link:WAN": "bits_per_second=1e+08;rtt_seconds=0.03",
+    "link:mobile": "bits_per_second=1e+07;rtt_seconds=0.08",
+    "link_model:cpu": "client_encode_ns,server_decode_ns,dispatch_ns,server_encode_ns,"
+                      "client_decode_ns",
+    "link_model:parser": "server_decode_ns,client_decode_ns",
+    "link_model:bytes": "bytes_sent,bytes_received",
+    "variant:keepalive": "round_trips=1", "variant:newconn": "round_trips=2",
+    "variant:tls-keepalive": "round_trips=1", "variant:tls-full": "round_trips=3",
+    "variant:tls-resumed": "round_trips=3",
+}
 
 
 def entry(name, idx, family_index, instance, counters, rng):
@@ -75,6 +94,7 @@ def main():
     ctx["bench_set"] = "default"
     ctx["note"] = "hand-made sample for tests/tools/test_tools.py (invented numbers)"
     ctx.pop("fixed_iterations", None)
+    ctx.update(FACT_CONTEXT)
     benchmarks = []
     family_index = 0
     for variant, (transport, conns) in VARIANTS.items():
