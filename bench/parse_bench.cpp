@@ -17,7 +17,6 @@
 #include "bench/summary_reporter.h"
 #include "codecs/family.h"
 #include "harness/corpus.h"
-#include "harness/default_adapters.h"
 #include "harness/encoders.h"
 #include "harness/run_context.h"
 #include "parsers/registry.h"

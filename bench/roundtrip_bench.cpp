@@ -20,7 +20,6 @@
 #include "codecs/canonical_json.h"
 #include "harness/binary_rpc.h"
 #include "harness/corpus.h"
-#include "harness/default_adapters.h"
 #include "harness/http_client.h"
 #include "harness/http_server.h"
 #include "harness/link_model.h"

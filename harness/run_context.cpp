@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "codecs/family.h"
-#include "harness/default_adapters.h"
 #include "harness/link_model.h"
 #include "parsers/registry.h"
 #include "sb_version.h"

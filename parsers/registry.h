@@ -9,9 +9,16 @@
 
 namespace sb {
 
-// The adapters used wherever none is named (server, client, CLI, benchmarks' "default" rows).
+// The adapters used wherever none is named (server, client, CLI, the benchmarks' connection
+// variants and reference readers). Result files carry them in their context
+// (`default_adapter:xml`, `default_adapter:json`, harness/run_context.cpp) for the report.
 inline constexpr std::string_view kDefaultXmlAdapter = "pugixml/dom";
 inline constexpr std::string_view kDefaultJsonAdapter = "rapidjson/dom";
+
+// The default adapter for a JSON (true) or XML (false) message.
+constexpr std::string_view default_adapter(bool json) {
+  return json ? kDefaultJsonAdapter : kDefaultXmlAdapter;
+}
 
 struct AdapterEntry {
   const AdapterInfo& (*info)();                                 // facts, built once
