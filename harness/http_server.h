@@ -12,17 +12,18 @@
 #include <string>
 
 #include "codecs/family.h"
+#include "parsers/registry.h"
 
 namespace sb {
 
 struct ServerConfig {
-  std::string address = "127.0.0.1";          // listen address (IPv4 or IPv6 literal)
-  std::uint16_t port = 0;                     // 0: an ephemeral port (see RpcServer::port())
-  unsigned threads = 0;                       // I/O threads; 0: one per core
-  std::string parser = "pugixml/dom";         // XML adapter unless X-Parser says otherwise
-  std::string json_parser = "rapidjson/dom";  // JSON adapter unless X-Parser says otherwise
-  std::string encoder = "direct";             // harness/encoders.h row used for responses
-  bool tls = false;                           // serve HTTPS
+  std::string address = "127.0.0.1";             // listen address (IPv4 or IPv6 literal)
+  std::uint16_t port = 0;                        // 0: an ephemeral port (see RpcServer::port())
+  unsigned threads = 0;                          // I/O threads; 0: one per core
+  std::string parser{kDefaultXmlAdapter};        // XML adapter unless X-Parser says otherwise
+  std::string json_parser{kDefaultJsonAdapter};  // JSON adapter unless X-Parser says otherwise
+  std::string encoder = "direct";                // harness/encoders.h row used for responses
+  bool tls = false;                              // serve HTTPS
   std::filesystem::path cert_file;   // PEM certificate; empty with tls: self-signed at start
   std::filesystem::path key_file;    // PEM private key for cert_file
   std::filesystem::path corpus_dir;  // getChain documents (empty: default_corpus_dir())

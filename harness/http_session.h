@@ -1,0 +1,57 @@
+// RpcServer's connections: one owning Session per connection (http_session.cpp), and the registry
+// that admits them against max_connections and closes them all at stop().
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <unordered_set>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+
+#include "harness/http_server.h"
+#include "harness/rpc_endpoint.h"
+
+namespace sb::server_detail {
+
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+
+class SessionBase;  // a live connection, whatever its stream (http_session.cpp)
+
+// Every live session of one server.
+class SessionRegistry {
+ public:
+  // Sessions answer through `endpoint` within `config`'s limits; both must outlive the registry.
+  SessionRegistry(const ServerConfig& config, RpcEndpoint& endpoint)
+      : config_(config), endpoint_(endpoint) {}
+  SessionRegistry(const SessionRegistry&) = delete;
+  SessionRegistry& operator=(const SessionRegistry&) = delete;
+
+  // Limits and timeouts every session applies.
+  const ServerConfig& config() const { return config_; }
+  // What builds every response.
+  RpcEndpoint& endpoint() { return endpoint_; }
+
+  // Admits sessions again (start() after a stop()).
+  void reopen();
+  // Starts serving a new connection (over TLS when tls is set); beyond max_connections it is
+  // answered 503 and closed. False once close_all() began (the connection is dropped). Called
+  // on the accept strand only.
+  bool admit(tcp::socket socket, ssl::context* tls);
+  // Admits nothing more and closes every live session, each on its own strand.
+  void close_all();
+  // Removes a session (from its destructor).
+  void forget(SessionBase* s, bool counted);
+
+ private:
+  const ServerConfig& config_;                 // limits and timeouts
+  RpcEndpoint& endpoint_;                      // builds every response
+  std::atomic<std::size_t> active_{0};         // counted (non-rejected) sessions alive
+  std::mutex mutex_;                           // guards sessions_ and stopping_
+  std::unordered_set<SessionBase*> sessions_;  // every live session, for close_all()
+  bool stopping_ = false;                      // close_all() began: admit nothing more
+};
+
+}  // namespace sb::server_detail
