@@ -257,8 +257,8 @@ class RapidxmlDom {
         const Scan scan = pre_scan(begin, end, scan_depth_, limits_.allow_doctype);
         if (scan.result != ScanResult::ok) {
           const Location where{.offset = scan.where - message.data()};
-          if (scan.result == ScanResult::doctype) return doctype_error(where);
-          return Status::limit("nesting deeper than " + std::to_string(scan_depth_), where);
+          if (scan.result == ScanResult::doctype) return doctype_refused(where);
+          return too_deep(scan_depth_, where);
         }
       }
     }
@@ -272,13 +272,13 @@ class RapidxmlDom {
     // Top-level nodes are elements and, with the flag above, a DOCTYPE.
     for (const Node* n = doc_.first_node(); n != nullptr; n = n->next_sibling()) {
       if (n->type() == rapidxml::node_doctype) {
-        if (!limits_.allow_doctype) return doctype_error({});
+        if (!limits_.allow_doctype) return doctype_refused();
       } else if (root_ == nullptr && n->type() == rapidxml::node_element) {
         root_ = n;
       }
     }
     if (root_ == nullptr) return Status::malformed("no root element");
-    if (check_tree && deeper_than(root_, limits_.max_depth)) return Status::limit(depth_reason());
+    if (check_tree && deeper_than(root_, limits_.max_depth)) return too_deep(limits_.max_depth);
     return Status::success();
   }
 
@@ -304,7 +304,7 @@ class RapidxmlDom {
     for (;;) {
       const rapidxml::node_type type = n->type();
       if (type == rapidxml::node_element) {
-        if (++depth > limits_.max_depth) return Status::limit(depth_reason());
+        if (++depth > limits_.max_depth) return too_deep(limits_.max_depth);
         attributes_.clear();
         for (const rapidxml::xml_attribute<char>* a = n->first_attribute(); a;
              a = a->next_attribute()) {
@@ -337,10 +337,6 @@ class RapidxmlDom {
     }
   }
 
-  static Status doctype_error(Location where) {
-    return Status::limit("DOCTYPE is not allowed in a SOAP/RPC message", where);
-  }
-
   // True when the element tree under root nests deeper than max_depth (iterative; elements
   // only; stops at the first level past the limit).
   static bool deeper_than(const Node* root, std::size_t max_depth) {
@@ -368,10 +364,6 @@ class RapidxmlDom {
         --depth;
       }
     }
-  }
-
-  std::string depth_reason() const {
-    return "nesting deeper than " + std::to_string(limits_.max_depth);
   }
 
   ParseLimits limits_;                    // depth and DOCTYPE policy
