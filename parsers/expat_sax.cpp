@@ -9,16 +9,10 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/null_sink.h"
 
 namespace sb {
 namespace {
-
-// Delivers nothing: the `parse` level's callbacks (still called by Expat, like any SAX user's).
-struct NullSink {
-  bool start_element(std::string_view, XmlAttributes) { return true; }
-  bool text(std::string_view) { return true; }
-  bool end_element(std::string_view) { return true; }
-};
 
 class ExpatSax {
  public:
@@ -98,8 +92,7 @@ class ExpatSax {
     ExpatSax& me = self(user_data);
     if (me.halted_) return;
     if (++me.depth_ > me.limits_.max_depth) {  // Expat keeps its own tag stack: no recursion
-      me.refusal_ =
-          Status::limit("nesting deeper than " + std::to_string(me.limits_.max_depth), me.where());
+      me.refusal_ = too_deep(me.limits_.max_depth, me.where());
       me.halt();
       return;
     }
@@ -136,7 +129,7 @@ class ExpatSax {
   static void on_doctype(void* user_data, const XML_Char*, const XML_Char*, const XML_Char*, int) {
     ExpatSax& me = self(user_data);
     if (me.halted_ || me.limits_.allow_doctype) return;
-    me.refusal_ = Status::limit("DOCTYPE is not allowed in a SOAP/RPC message", me.where());
+    me.refusal_ = doctype_refused(me.where());
     me.halt();
   }
 

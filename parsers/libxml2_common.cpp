@@ -67,14 +67,6 @@ Status ErrorCapture::failure(const xmlError* fallback) const {
   return Status::malformed(message_, at);
 }
 
-Status doctype_refused(Location where) {
-  return Status::limit("DOCTYPE is not allowed in a SOAP/RPC message", where);
-}
-
-Status too_deep(std::size_t max_depth, Location where) {
-  return Status::limit("nesting deeper than " + std::to_string(max_depth), where);
-}
-
 Location where(xmlParserCtxtPtr ctxt) {
   Location at;
   if (ctxt != nullptr && ctxt->input != nullptr) {

@@ -68,10 +68,6 @@ class ErrorCapture {
   int column_ = 0;          // its column (1-based; 0 if unknown)
 };
 
-// The policy refusals, worded as in every adapter.
-Status doctype_refused(Location where = {});
-Status too_deep(std::size_t max_depth, Location where = {});
-
 // Line/column of a parser context's current position (for policy refusals).
 Location where(xmlParserCtxtPtr ctxt);
 

@@ -88,7 +88,7 @@ class Libxml2Dom {
     auto* ctxt = static_cast<xmlParserCtxtPtr>(ctx);
     Libxml2Dom* me = self(ctx);
     if (me != nullptr && !me->limits_.allow_doctype) {
-      me->refusal_ = libxml2::doctype_refused(libxml2::where(ctxt));
+      me->refusal_ = doctype_refused(libxml2::where(ctxt));
       xmlStopParser(ctxt);
       return;
     }
@@ -103,7 +103,7 @@ class Libxml2Dom {
     auto* ctxt = static_cast<xmlParserCtxtPtr>(ctx);
     Libxml2Dom* me = self(ctx);
     if (me != nullptr && static_cast<std::size_t>(ctxt->nameNr) >= me->limits_.max_depth) {
-      me->refusal_ = libxml2::too_deep(me->limits_.max_depth, libxml2::where(ctxt));
+      me->refusal_ = too_deep(me->limits_.max_depth, libxml2::where(ctxt));
       xmlStopParser(ctxt);
       return;
     }
@@ -159,7 +159,7 @@ class Libxml2Dom {
     for (;;) {
       switch (n->type) {
         case XML_ELEMENT_NODE:
-          if (++depth > limits_.max_depth) return libxml2::too_deep(limits_.max_depth);
+          if (++depth > limits_.max_depth) return too_deep(limits_.max_depth);
           if (!sink.start_element(element_name(n), element_attributes(n))) return Status::stopped();
           if (n->children != nullptr) {
             n = n->children;

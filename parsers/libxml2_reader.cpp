@@ -80,7 +80,7 @@ class Libxml2Reader {
         case XML_READER_TYPE_ELEMENT: {
           const int depth = xmlTextReaderDepth(reader_);  // 0 for the root
           if (static_cast<std::size_t>(depth) >= limits_.max_depth) {
-            return libxml2::too_deep(limits_.max_depth, where());
+            return too_deep(limits_.max_depth, where());
           }
           if (depth == 0) check_dictionary();
           if constexpr (kEvents) {
@@ -107,7 +107,7 @@ class Libxml2Reader {
           // The reader reports the DOCTYPE once its internal subset is parsed (the reader's
           // parser context is not reachable to refuse earlier); libxml2's entity limits bound
           // that work, and nothing external is loaded.
-          if (!limits_.allow_doctype) return libxml2::doctype_refused(where());
+          if (!limits_.allow_doctype) return doctype_refused(where());
           break;
         case XML_READER_TYPE_ENTITY_REFERENCE:
           // Only with an allowed DOCTYPE (no XML_PARSE_NOENT): its replacement text, as text,

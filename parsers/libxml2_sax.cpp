@@ -11,19 +11,13 @@
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
 #include "parsers/libxml2_common.h"
+#include "parsers/null_sink.h"
 
 namespace sb {
 namespace {
 
 using libxml2::AttributeScratch;
 using libxml2::view;
-
-// Delivers nothing: the `parse` level's callbacks (still called by libxml2, like any SAX user's).
-struct NullSink {
-  bool start_element(std::string_view, XmlAttributes) { return true; }
-  bool text(std::string_view) { return true; }
-  bool end_element(std::string_view) { return true; }
-};
 
 class Libxml2Sax {
  public:
@@ -123,7 +117,7 @@ class Libxml2Sax {
     if (me.halted_) return;
     // libxml2's own limit (256 without XML_PARSE_HUGE) also stays on.
     if (++me.depth_ > me.limits_.max_depth) {
-      me.refusal_ = libxml2::too_deep(me.limits_.max_depth, libxml2::where(me.ctxt_));
+      me.refusal_ = too_deep(me.limits_.max_depth, libxml2::where(me.ctxt_));
       me.halt();
       return;
     }
@@ -211,7 +205,7 @@ class Libxml2Sax {
     Libxml2Sax& me = self(ctx);
     if (me.halted_) return;
     if (!me.limits_.allow_doctype) {
-      me.refusal_ = libxml2::doctype_refused(libxml2::where(me.ctxt_));
+      me.refusal_ = doctype_refused(libxml2::where(me.ctxt_));
       me.halt();
       return;
     }

@@ -6,12 +6,13 @@
 #include <string>
 
 #include "parsers/adapters.h"
+#include "parsers/library_xml_writer.h"
 #include "parsers/writers.h"
 
 namespace sb {
 namespace {
 
-class Libxml2Writer final : public rpc::XmlWriter {
+class Libxml2Writer final : public LibraryXmlWriter {
  public:
   Libxml2Writer() : buffer_(xmlBufferCreate()) {
     xmlInitParser();  // idempotent; the writer uses libxml2's global encoding tables
@@ -60,15 +61,13 @@ class Libxml2Writer final : public rpc::XmlWriter {
   }
 
   void end_element() override {
-    if (!error_.empty()) return;
-    if (depth_ == 0) return fail("end_element() without an open element");
+    if (!can_close(depth_ != 0)) return;
     ok(xmlTextWriterEndElement(writer_), "xmlTextWriterEndElement");
     --depth_;
   }
 
   bool finish(std::string& out) override {
-    if (error_.empty() && depth_ != 0) fail("finish() with elements still open");
-    if (!error_.empty()) return false;
+    if (!can_finish(depth_ != 0)) return false;
     ok(xmlTextWriterEndDocument(writer_), "xmlTextWriterEndDocument");
     ok(xmlTextWriterFlush(writer_), "xmlTextWriterFlush");
     if (!error_.empty()) return false;
@@ -76,8 +75,6 @@ class Libxml2Writer final : public rpc::XmlWriter {
                static_cast<std::size_t>(xmlBufferLength(buffer_)));
     return true;
   }
-
-  std::string_view error() const override { return error_; }
 
  private:
   // libxml2's view of a NUL-terminated std::string.
@@ -90,25 +87,11 @@ class Libxml2Writer final : public rpc::XmlWriter {
     if (rc < 0) fail(std::string("libxml2: ") + call + " failed");
   }
 
-  // False (and the error recorded) when s holds text XML 1.0 cannot carry.
-  bool check(std::string_view s) {
-    const std::size_t bad = rpc::find_xml_unsafe(s);
-    if (bad == std::string_view::npos) return true;
-    fail(rpc::describe_xml_unsafe(s, bad));
-    return false;
-  }
-
-  // Records the first error.
-  void fail(std::string reason) {
-    if (error_.empty()) error_ = std::move(reason);
-  }
-
   xmlBufferPtr buffer_ = nullptr;      // output, reused across messages
   xmlTextWriterPtr writer_ = nullptr;  // the writer of the current message
   std::size_t depth_ = 0;              // open elements
   std::string name_;                   // NUL-terminated copy of a name
   std::string value_;                  // NUL-terminated copy of text or an attribute value
-  std::string error_;                  // first failure since reset()
 };
 
 std::unique_ptr<rpc::XmlWriter> make_libxml2_writer() { return std::make_unique<Libxml2Writer>(); }

@@ -30,7 +30,7 @@ class PugixmlDom {
     if (!r) return Status::malformed(r.description(), Location{.offset = r.offset});
     for (pugi::xml_node n = doc_.first_child(); n; n = n.next_sibling()) {
       if (n.type() == pugi::node_doctype && !limits_.allow_doctype) {
-        return Status::limit("DOCTYPE is not allowed in a SOAP/RPC message");
+        return doctype_refused();
       }
     }
     return Status::success();
@@ -54,7 +54,7 @@ class PugixmlDom {
     for (;;) {
       const pugi::xml_node_type type = n.type();
       if (type == pugi::node_element) {
-        if (++depth > limits_.max_depth) return depth_error();
+        if (++depth > limits_.max_depth) return too_deep(limits_.max_depth);
         attributes_.clear();
         for (pugi::xml_attribute a = n.first_attribute(); a; a = a.next_attribute()) {
           attributes_.push_back({a.name(), a.value()});
@@ -81,10 +81,6 @@ class PugixmlDom {
         --depth;
       }
     }
-  }
-
-  Status depth_error() const {
-    return Status::limit("nesting deeper than " + std::to_string(limits_.max_depth));
   }
 
   ParseLimits limits_;                    // depth and DOCTYPE policy

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "parsers/adapters.h"
+#include "parsers/library_xml_writer.h"
 #include "parsers/writers.h"
 
 namespace sb {
@@ -21,7 +22,7 @@ class StringSink final : public pugi::xml_writer {
   std::string* out = nullptr;  // the document being filled by save()
 };
 
-class PugixmlWriter final : public rpc::XmlWriter {
+class PugixmlWriter final : public LibraryXmlWriter {
  public:
   PugixmlWriter() { reset(); }
 
@@ -60,43 +61,25 @@ class PugixmlWriter final : public rpc::XmlWriter {
   }
 
   void end_element() override {
-    if (!error_.empty()) return;
-    if (depth_ == 0) return fail("end_element() without an open element");
+    if (!can_close(depth_ != 0)) return;
     cur_ = cur_.parent();
     --depth_;
   }
 
   bool finish(std::string& out) override {
-    if (error_.empty() && depth_ != 0) fail("finish() with elements still open");
-    if (!error_.empty()) return false;
+    if (!can_finish(depth_ != 0)) return false;
     out.clear();
     sink_.out = &out;
     doc_.save(sink_, PUGIXML_TEXT(""), pugi::format_raw, pugi::encoding_utf8);
     return true;
   }
 
-  std::string_view error() const override { return error_; }
-
  private:
-  // False (and the error recorded) when s holds text XML 1.0 cannot carry.
-  bool check(std::string_view s) {
-    const std::size_t bad = rpc::find_xml_unsafe(s);
-    if (bad == std::string_view::npos) return true;
-    fail(rpc::describe_xml_unsafe(s, bad));
-    return false;
-  }
-
-  // Records the first error.
-  void fail(std::string reason) {
-    if (error_.empty()) error_ = std::move(reason);
-  }
-
   pugi::xml_document doc_;  // the tree of the message being written
   pugi::xml_node cur_;      // the innermost open element (the document node at depth 0)
   std::size_t depth_ = 0;   // open elements
   std::string name_;        // NUL-terminated copy of a name for pugixml's setters
   StringSink sink_;         // save() target
-  std::string error_;       // first failure since reset()
 };
 
 std::unique_ptr<rpc::XmlWriter> make_pugixml_writer() { return std::make_unique<PugixmlWriter>(); }

@@ -116,7 +116,7 @@ class RapidjsonDom {
       doc_.SetNull();
       const Location where{.offset = static_cast<std::int64_t>(result.Offset())};
       if (result.Code() == rapidjson::kParseErrorTermination && guard.depth_exceeded()) {
-        return Status::limit("nesting deeper than " + std::to_string(limits_.max_depth), where);
+        return too_deep(limits_.max_depth, where);
       }
       return Status::malformed(rapidjson::GetParseError_En(result.Code()), where);
     }

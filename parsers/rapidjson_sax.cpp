@@ -9,6 +9,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/null_sink.h"
 #include "parsers/rapidjson_numbers.h"
 
 namespace sb {
@@ -20,21 +21,6 @@ namespace {
 // strtod on 10.3% of them; full precision on none. The default does not validate UTF-8
 // (kParseValidateEncodingFlag off) and we keep it so.
 constexpr unsigned kParseFlags = rapidjson::kParseFullPrecisionFlag;
-
-// The sink of the `parse` level: accepts every event, so only the library's work is timed.
-struct NullSink {
-  bool start_object() { return true; }
-  bool key(std::string_view) { return true; }
-  bool end_object() { return true; }
-  bool start_array() { return true; }
-  bool end_array() { return true; }
-  bool string_value(std::string_view) { return true; }
-  bool int_value(std::int64_t) { return true; }
-  bool double_value(double) { return true; }
-  bool bool_value(bool) { return true; }
-  bool null_value() { return true; }
-};
-static_assert(JsonSink<NullSink>);
 
 // A RapidJSON Handler that forwards to a JsonSink. The Reader recurses once per nesting level,
 // so StartObject/StartArray stop it (kParseErrorTermination) beyond max_depth: 100,000-deep
@@ -109,7 +95,7 @@ class RapidjsonSax {
       const Location where{.offset = static_cast<std::int64_t>(r.Offset())};
       if (r.Code() == rapidjson::kParseErrorTermination) {
         if (handler.depth_exceeded()) {
-          return Status::limit("nesting deeper than " + std::to_string(limits_.max_depth), where);
+          return too_deep(limits_.max_depth, where);
         }
         return Status::stopped();
       }

@@ -65,13 +65,9 @@ class SimdjsonDom {
   // DOM reports no error position.
   Status failure(simdjson::error_code e) const {
     if (e == simdjson::DEPTH_ERROR) {
-      return depth_error();
+      return too_deep(limits_.max_depth);
     }
     return Status::malformed(simdjson::error_message(e));
-  }
-
-  Status depth_error() const {
-    return Status::limit("nesting deeper than " + std::to_string(limits_.max_depth));
   }
 
   // Iterative pre-order walk over the tape (no recursion).
@@ -81,7 +77,7 @@ class SimdjsonDom {
     simdjson::dom::element v = root_;
     for (;;) {
       if (const Step step = emit_value(v, sink); step != Step::ok) {
-        return step == Step::limit ? depth_error() : Status::stopped();
+        return step == Step::limit ? too_deep(limits_.max_depth) : Status::stopped();
       }
       // Next: the next child of the innermost open container, closing the finished ones.
       for (;;) {

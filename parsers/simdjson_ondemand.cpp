@@ -16,6 +16,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/null_sink.h"
 
 namespace sb {
 namespace {
@@ -26,21 +27,6 @@ static_assert(MessageBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 
 // First capacity of the parser; it grows to the largest message seen.
 constexpr std::size_t kInitialCapacity = 64 * 1024;
-
-// The sink of the `parse` level: accepts every event.
-struct NullSink {
-  bool start_object() { return true; }
-  bool key(std::string_view) { return true; }
-  bool end_object() { return true; }
-  bool start_array() { return true; }
-  bool end_array() { return true; }
-  bool string_value(std::string_view) { return true; }
-  bool int_value(std::int64_t) { return true; }
-  bool double_value(double) { return true; }
-  bool bool_value(bool) { return true; }
-  bool null_value() { return true; }
-};
-static_assert(JsonSink<NullSink>);
 
 // How a visit ended; on `error`, error_ holds simdjson's code.
 enum class Step { ok, error, limit, stopped };
@@ -75,8 +61,7 @@ class SimdjsonOndemand {
       case Step::stopped:
         return Status::stopped();
       case Step::limit:
-        return Status::limit("nesting deeper than " + std::to_string(limits_.max_depth),
-                             where(doc, message));
+        return too_deep(limits_.max_depth, where(doc, message));
       case Step::error:
         break;
     }

@@ -14,4 +14,12 @@ std::string Status::describe() const {
   return out + reason_;
 }
 
+Status too_deep(std::size_t limit, Location where) {
+  return Status::limit("nesting deeper than " + std::to_string(limit), where);
+}
+
+Status doctype_refused(Location where) {
+  return Status::limit("DOCTYPE is not allowed in a SOAP/RPC message", where);
+}
+
 }  // namespace sb

@@ -1,6 +1,7 @@
 // Outcome of parsing or decoding one message: success, or why and where it failed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -55,5 +56,10 @@ class Status {
   std::string reason_;                // human-readable cause, empty on success
   Location where_;                    // position of the error where known
 };
+
+// The policy refusals, each worded once for every adapter (tests and committed results compare
+// the text): nesting past `limit` levels, and a DOCTYPE where none is allowed.
+Status too_deep(std::size_t limit, Location where = {});
+Status doctype_refused(Location where = {});
 
 }  // namespace sb

@@ -39,8 +39,7 @@ class Tinyxml2Dom {
     for (const tinyxml2::XMLNode* n = doc_.FirstChild(); n; n = n->NextSibling()) {
       if (const tinyxml2::XMLUnknown* u = n->ToUnknown()) {
         if (!limits_.allow_doctype && std::strncmp(u->Value(), "DOCTYPE", 7) == 0) {
-          return Status::limit("DOCTYPE is not allowed in a SOAP/RPC message",
-                               Location{.line = u->GetLineNum()});
+          return doctype_refused(Location{.line = u->GetLineNum()});
         }
       } else if (root == nullptr) {
         root = n->ToElement();
@@ -50,7 +49,9 @@ class Tinyxml2Dom {
     if (root == nullptr) return Status::malformed("no root element");
     // The library's own limit is stricter than the default policy; only a policy stricter still
     // needs a look at the tree (never with the defaults).
-    if (limits_.max_depth < kLibraryDepthLimit && too_deep(root)) return depth_error();
+    if (limits_.max_depth < kLibraryDepthLimit && nests_too_deep(root)) {
+      return too_deep(limits_.max_depth);
+    }
     return Status::success();
   }
 
@@ -63,7 +64,7 @@ class Tinyxml2Dom {
 
  private:
   // Whether elements nest deeper than limits_.max_depth below (and including) root; iterative.
-  bool too_deep(const tinyxml2::XMLElement* root) const {
+  bool nests_too_deep(const tinyxml2::XMLElement* root) const {
     const tinyxml2::XMLElement* e = root;
     std::size_t depth = 1;
     for (;;) {
@@ -94,7 +95,7 @@ class Tinyxml2Dom {
     open_.clear();
     for (;;) {
       if (const tinyxml2::XMLElement* e = n->ToElement()) {
-        if (open_.size() >= limits_.max_depth) return depth_error();
+        if (open_.size() >= limits_.max_depth) return too_deep(limits_.max_depth);
         attributes_.clear();
         for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
           attributes_.push_back({a->Name(), a->Value()});
@@ -122,10 +123,6 @@ class Tinyxml2Dom {
         open_.pop_back();
       }
     }
-  }
-
-  Status depth_error() const {
-    return Status::limit("nesting deeper than " + std::to_string(limits_.max_depth));
   }
 
   ParseLimits limits_;  // depth and DOCTYPE policy

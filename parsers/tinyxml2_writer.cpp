@@ -7,12 +7,13 @@
 #include <string>
 
 #include "parsers/adapters.h"
+#include "parsers/library_xml_writer.h"
 #include "parsers/writers.h"
 
 namespace sb {
 namespace {
 
-class Tinyxml2Writer final : public rpc::XmlWriter {
+class Tinyxml2Writer final : public LibraryXmlWriter {
  public:
   Tinyxml2Writer() { reset(); }
 
@@ -60,42 +61,24 @@ class Tinyxml2Writer final : public rpc::XmlWriter {
   }
 
   void end_element() override {
-    if (!error_.empty()) return;
-    if (depth_ == 0) return fail("end_element() without an open element");
+    if (!can_close(depth_ != 0)) return;
     printer_->CloseElement(/*compactMode=*/true);
     --depth_;
   }
 
   bool finish(std::string& out) override {
-    if (error_.empty() && depth_ != 0) fail("finish() with elements still open");
-    if (!error_.empty()) return false;
+    if (!can_finish(depth_ != 0)) return false;
     // CStrSize() counts the terminating NUL.
     out.assign(printer_->CStr(), static_cast<std::size_t>(printer_->CStrSize() - 1));
     return true;
   }
 
-  std::string_view error() const override { return error_; }
-
  private:
-  // False (and the error recorded) when s holds text XML 1.0 cannot carry.
-  bool check(std::string_view s) {
-    const std::size_t bad = rpc::find_xml_unsafe(s);
-    if (bad == std::string_view::npos) return true;
-    fail(rpc::describe_xml_unsafe(s, bad));
-    return false;
-  }
-
-  // Records the first error.
-  void fail(std::string reason) {
-    if (error_.empty()) error_ = std::move(reason);
-  }
-
   std::optional<tinyxml2::XMLPrinter> printer_;  // the printer (not copyable: re-emplaced)
   std::deque<std::string> names_;  // names_[d]: qname of the open element at depth d (stable)
   std::size_t depth_ = 0;          // open elements
   std::string name_;               // NUL-terminated copy of an attribute name
   std::string value_;              // NUL-terminated copy of text or an attribute value
-  std::string error_;              // first failure since reset()
 };
 
 std::unique_ptr<rpc::XmlWriter> make_tinyxml2_writer() {

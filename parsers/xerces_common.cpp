@@ -54,10 +54,6 @@ bool prolog_has_doctype(std::string_view xml) {
   }
 }
 
-Status depth_limit(std::size_t max_depth) {
-  return Status::limit("nesting deeper than " + std::to_string(max_depth));
-}
-
 Utf8Transcoder::Utf8Transcoder() {
   ensure_initialized();
   xercesc::XMLTransService::Codes code = xercesc::XMLTransService::Ok;

@@ -33,16 +33,10 @@ struct InitToken {
 // "3.2.4": gXercesFullVersionStr with '_' turned into '.'.
 std::string version();
 
-// The reason every policy refusal of a DOCTYPE carries (same text as the other adapters).
-inline constexpr std::string_view kDoctypeRefused = "DOCTYPE is not allowed in a SOAP/RPC message";
-
 // True when the prolog (after a BOM, the XML declaration, comments, PIs and white space) holds a
 // DOCTYPE. SAX2 reports startDTD only for a DOCTYPE with a subset, so `<!DOCTYPE a>` is caught
 // here. Byte-oriented encodings only; Xerces rejects UTF-16 input the decoder cannot use anyway.
 bool prolog_has_doctype(std::string_view xml);
-
-// Status::limit for nesting deeper than max_depth.
-Status depth_limit(std::size_t max_depth);
 
 // Thrown by our handlers to leave Xerces' scanner (SAX2 has no stop call); the thrower has
 // stored the reason in the adapter's Status first. Xerces rethrows foreign exceptions after

@@ -37,7 +37,7 @@ class GuardedDomParser final : public xercesc::XercesDOMParser {
                     const XMLCh* const prefix, const xercesc::RefVectorOf<xercesc::XMLAttr>& attrs,
                     const XMLSize_t attr_count, const bool is_empty, const bool is_root) override {
     // The scanner calls endElement for empty elements (<a/>) too, so every start counts.
-    if (++depth_ > limits_.max_depth) abort(xerces::depth_limit(limits_.max_depth));
+    if (++depth_ > limits_.max_depth) abort(too_deep(limits_.max_depth));
     XercesDOMParser::startElement(decl, url_id, prefix, attrs, attr_count, is_empty, is_root);
   }
 
@@ -50,7 +50,7 @@ class GuardedDomParser final : public xercesc::XercesDOMParser {
   void doctypeDecl(const xercesc::DTDElementDecl& root, const XMLCh* const public_id,
                    const XMLCh* const system_id, const bool has_int_subset,
                    const bool has_ext_subset) override {
-    if (!limits_.allow_doctype) abort(Status::limit(std::string(xerces::kDoctypeRefused)));
+    if (!limits_.allow_doctype) abort(doctype_refused());
     XercesDOMParser::doctypeDecl(root, public_id, system_id, has_int_subset, has_ext_subset);
   }
 
@@ -115,7 +115,7 @@ class XercesDom {
     for (;;) {
       const DOMNode::NodeType type = n->getNodeType();
       if (type == DOMNode::ELEMENT_NODE) {
-        if (++depth > limits_.max_depth) return xerces::depth_limit(limits_.max_depth);
+        if (++depth > limits_.max_depth) return too_deep(limits_.max_depth);
         attributes_.clear();
         if (const xercesc::DOMNamedNodeMap* attrs = n->getAttributes()) {
           const XMLSize_t count = attrs->getLength();

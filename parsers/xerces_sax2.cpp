@@ -100,7 +100,7 @@ class XercesSax2 {
   template <class Sink>
   Status run(MessageBuffer& message, Sink* sink) {
     if (!limits_.allow_doctype && xerces::prolog_has_doctype(message.view())) {
-      return Status::limit(std::string(xerces::kDoctypeRefused));
+      return doctype_refused();
     }
     Forwarder<Sink> handler(*this, sink);
     // The lexical handler carries startDTD (the DOCTYPE check); comments arrive there too.
@@ -135,7 +135,7 @@ template <class Sink>
 void Forwarder<Sink>::startElement(const XMLCh* const, const XMLCh* const, const XMLCh* const qname,
                                    const xercesc::Attributes& attrs) {
   if (++depth_ > owner_.limits_.max_depth) {
-    owner_.abort(xerces::depth_limit(owner_.limits_.max_depth));
+    owner_.abort(too_deep(owner_.limits_.max_depth));
   }
   if constexpr (kDeliver) {
     xerces::AttributeScratch& scratch = owner_.attributes_;
@@ -169,7 +169,7 @@ void Forwarder<Sink>::characters(const XMLCh* const chars, const XMLSize_t lengt
 template <class Sink>
 void Forwarder<Sink>::startDTD(const XMLCh* const, const XMLCh* const, const XMLCh* const) {
   if (!owner_.limits_.allow_doctype) {
-    owner_.abort(Status::limit(std::string(xerces::kDoctypeRefused)));
+    owner_.abort(doctype_refused());
   }
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "parsers/adapters.h"
+#include "parsers/library_xml_writer.h"
 #include "parsers/writers.h"
 
 namespace sb {
@@ -37,7 +38,7 @@ struct InitToken {
   InitToken() { initialize_once(); }
 };
 
-class XercesWriter final : public rpc::XmlWriter {
+class XercesWriter final : public LibraryXmlWriter {
  public:
   XercesWriter() {
     static const XMLCh kLS[] = {x::chLatin_L, x::chLatin_S, x::chNull};
@@ -91,8 +92,7 @@ class XercesWriter final : public rpc::XmlWriter {
   }
 
   void end_element() override {
-    if (!error_.empty()) return;
-    if (cur_ == nullptr) return fail("end_element() without an open element");
+    if (!can_close(cur_ != nullptr)) return;
     x::DOMNode* parent = cur_->getParentNode();
     cur_ = parent != nullptr && parent->getNodeType() == x::DOMNode::ELEMENT_NODE
                ? static_cast<x::DOMElement*>(parent)
@@ -100,8 +100,7 @@ class XercesWriter final : public rpc::XmlWriter {
   }
 
   bool finish(std::string& out) override {
-    if (error_.empty() && cur_ != nullptr) fail("finish() with elements still open");
-    if (!error_.empty()) return false;
+    if (!can_finish(cur_ != nullptr)) return false;
     target_.reset();
     bool written = false;
     guarded([&] { written = serializer_->write(doc_, output_); });
@@ -111,8 +110,6 @@ class XercesWriter final : public rpc::XmlWriter {
     release_document();
     return true;
   }
-
-  std::string_view error() const override { return error_; }
 
  private:
   // UTF-8 s as a NUL-terminated UTF-16 string in buf, with Xerces' UTF-8 transcoder (never
@@ -157,19 +154,6 @@ class XercesWriter final : public rpc::XmlWriter {
     cur_ = nullptr;
   }
 
-  // False (and the error recorded) when s holds text XML 1.0 cannot carry.
-  bool check(std::string_view s) {
-    const std::size_t bad = rpc::find_xml_unsafe(s);
-    if (bad == std::string_view::npos) return true;
-    fail(rpc::describe_xml_unsafe(s, bad));
-    return false;
-  }
-
-  // Records the first error.
-  void fail(std::string reason) {
-    if (error_.empty()) error_ = std::move(reason);
-  }
-
   InitToken init_;                                // first member: Xerces is up before the rest
   x::DOMImplementation* impl_ = nullptr;          // the "LS" implementation (owned by Xerces)
   x::DOMLSSerializer* serializer_ = nullptr;      // reused across messages
@@ -181,7 +165,6 @@ class XercesWriter final : public rpc::XmlWriter {
   std::vector<XMLCh> name16_;                     // UTF-16 qname
   std::vector<XMLCh> value16_;                    // UTF-16 text or attribute value
   std::vector<unsigned char> sizes_;              // transcoder's per-character byte counts
-  std::string error_;                             // first failure since reset()
 };
 
 std::unique_ptr<rpc::XmlWriter> make_xerces_writer() { return std::make_unique<XercesWriter>(); }
