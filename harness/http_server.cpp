@@ -1086,6 +1086,12 @@ Outcome Core::handle(const Request& req, Response& res, const tcp::endpoint& loc
     wsdl(res, local);
     return {};
   }
+  if (*ep == Endpoint::soap && get && query == rpc::kSoapEncodingQuery) {  // what the WSDL imports
+    res.result(http::status::ok);
+    res.set(http::field::content_type, "text/xml; charset=utf-8");
+    res.body().middle = rpc::soap_encoding_schema();
+    return {};
+  }
   plain(res, http::status::method_not_allowed, "method not allowed");
   res.set(http::field::allow, *ep == Endpoint::soap ? "POST, GET" : "POST");
   return {};
