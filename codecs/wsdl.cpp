@@ -12,7 +12,7 @@
 //   theirs.
 // - Service faults carry `OPNS:fault/code` in their detail (code unqualified) in every family,
 //   so every operation declares one literal fault message.
-// - SOAP-ENC is imported with a schemaLocation on the server itself (soap_encoding_schema()):
+// - SOAP-ENC is imported with a schemaLocation on the server itself (served_schema()):
 //   with none, consumers such as zeep fetch the namespace URI from the internet.
 // - complex's PersonIn.birthdate is the one simple type of ours, tns:dateTimeOrString, a union of
 //   xsd:dateTime and xsd:string shared by every style (its values carry built-in xsi:types).
@@ -523,43 +523,48 @@ class WsdlBuilder {
 
 }  // namespace
 
-std::string_view soap_encoding_schema() {
-  // Declarations as in http://schemas.xmlsoap.org/soap/encoding/ (SOAP 1.1 Section 5), limited
-  // to what an array or a multiRef of the WSDL's types carries.
-  return R"(<?xml version="1.0" encoding="UTF-8"?>
+std::string_view served_schema(std::string_view query) {
+  // zeep fetches the SOAP-ENC namespace URI for every reference to a SOAP-ENC name made in a
+  // document that did not import that namespace, the SOAP-ENC schema itself included (which
+  // cannot import its own namespace). So this schema refers to none of its own names: the one
+  // reference soapenc:Array needs, its model group (which zeep reads as "a SOAP-ENC array"),
+  // lives in a namespace of ours, imported by a location relative to this document's.
+  static constexpr std::string_view kEncoding = R"(<?xml version="1.0" encoding="UTF-8"?>
 <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"
-            xmlns:tns="http://schemas.xmlsoap.org/soap/encoding/"
+            xmlns:items="urn:soapbench:soap-encoding-items"
             targetNamespace="http://schemas.xmlsoap.org/soap/encoding/">
+  <xsd:import namespace="urn:soapbench:soap-encoding-items"
+              schemaLocation="?xsd=soap-encoding-items"/>
   <xsd:attribute name="root">
     <xsd:simpleType>
       <xsd:restriction base="xsd:boolean"><xsd:pattern value="0|1"/></xsd:restriction>
     </xsd:simpleType>
   </xsd:attribute>
-  <xsd:attributeGroup name="commonAttributes">
+  <xsd:attribute name="arrayType" type="xsd:string"/>
+  <xsd:attribute name="offset" type="xsd:string"/>
+  <xsd:complexType name="Array">
+    <xsd:group ref="items:Array" minOccurs="0"/>
+    <xsd:attribute name="arrayType" type="xsd:string" form="qualified"/>
+    <xsd:attribute name="offset" type="xsd:string" form="qualified"/>
     <xsd:attribute name="id" type="xsd:ID"/>
     <xsd:attribute name="href" type="xsd:anyURI"/>
     <xsd:anyAttribute namespace="##other" processContents="lax"/>
-  </xsd:attributeGroup>
-  <xsd:simpleType name="arrayCoordinate"><xsd:restriction base="xsd:string"/></xsd:simpleType>
-  <xsd:attribute name="arrayType" type="xsd:string"/>
-  <xsd:attribute name="offset" type="tns:arrayCoordinate"/>
-  <xsd:attributeGroup name="arrayAttributes">
-    <xsd:attribute ref="tns:arrayType"/>
-    <xsd:attribute ref="tns:offset"/>
-  </xsd:attributeGroup>
+  </xsd:complexType>
+</xsd:schema>
+)";
+  static constexpr std::string_view kItems = R"(<?xml version="1.0" encoding="UTF-8"?>
+<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+            targetNamespace="urn:soapbench:soap-encoding-items">
   <xsd:group name="Array">
     <xsd:sequence>
       <xsd:any namespace="##any" minOccurs="0" maxOccurs="unbounded" processContents="lax"/>
     </xsd:sequence>
   </xsd:group>
-  <xsd:element name="Array" type="tns:Array"/>
-  <xsd:complexType name="Array">
-    <xsd:group ref="tns:Array" minOccurs="0"/>
-    <xsd:attributeGroup ref="tns:arrayAttributes"/>
-    <xsd:attributeGroup ref="tns:commonAttributes"/>
-  </xsd:complexType>
 </xsd:schema>
 )";
+  if (query == kSoapEncodingQuery) return kEncoding;
+  if (query == "xsd=soap-encoding-items") return kItems;
+  return {};
 }
 
 std::string generate_wsdl(const Contract& contract, std::string_view base_url) {

@@ -1086,10 +1086,11 @@ Outcome Core::handle(const Request& req, Response& res, const tcp::endpoint& loc
     wsdl(res, local);
     return {};
   }
-  if (*ep == Endpoint::soap && get && query == rpc::kSoapEncodingQuery) {  // what the WSDL imports
+  if (const std::string_view xsd = rpc::served_schema(query);  // what the WSDL imports
+      *ep == Endpoint::soap && get && !xsd.empty()) {
     res.result(http::status::ok);
     res.set(http::field::content_type, "text/xml; charset=utf-8");
-    res.body().middle = rpc::soap_encoding_schema();
+    res.body().middle = xsd;
     return {};
   }
   plain(res, http::status::method_not_allowed, "method not allowed");

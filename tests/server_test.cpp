@@ -464,7 +464,10 @@ TEST(Server, WsdlNamesTheServersPortAndOtherPathsAreRefused) {
   // What the WSDL imports (SOAP-ENC), so that no consumer needs the internet.
   res = c.send(get("/soap?xsd=soap-encoding"));
   EXPECT_EQ(res.result_int(), 200);
-  EXPECT_EQ(res.body(), rpc::soap_encoding_schema());
+  EXPECT_EQ(res.body(), rpc::served_schema("xsd=soap-encoding"));
+  EXPECT_EQ(c.send(get("/soap?xsd=soap-encoding-items")).body(),
+            rpc::served_schema("xsd=soap-encoding-items"));
+  EXPECT_EQ(c.send(get("/soap?xsd=other")).result_int(), 405);
   EXPECT_EQ(c.send(get("/nowhere")).result_int(), 404);
   EXPECT_EQ(c.send(get("/RPC2")).result_int(), 405);
   EXPECT_EQ(c.send(get("/soap")).result_int(), 405);

@@ -152,12 +152,19 @@ TEST(Wsdl, SoapEncodingImportedFromTheServer) {
   EXPECT_STREQ(import.attribute("schemaLocation").value(),
                "http://192.0.2.7:9090/soap?xsd=soap-encoding");
   pugi::xml_document enc;
-  parse(enc, std::string(sb::rpc::soap_encoding_schema()));
+  parse(enc, std::string(sb::rpc::served_schema("xsd=soap-encoding")));
   const pugi::xml_node root = enc.document_element();
   EXPECT_STREQ(root.attribute("targetNamespace").value(),
                "http://schemas.xmlsoap.org/soap/encoding/");
   EXPECT_TRUE(root.find_child_by_attribute("xsd:complexType", "name", "Array"));
   EXPECT_TRUE(root.find_child_by_attribute("xsd:attribute", "name", "arrayType"));
+  // It imports the model group of its Array, also from the server.
+  const std::string items(root.child("xsd:import").attribute("schemaLocation").value());
+  ASSERT_TRUE(items.starts_with("?"));
+  pugi::xml_document group;
+  parse(group, std::string(sb::rpc::served_schema(items.substr(1))));
+  EXPECT_TRUE(group.document_element().child("xsd:group"));
+  EXPECT_TRUE(sb::rpc::served_schema("xsd=nothing").empty());
 }
 
 // complex's parameter takes a birthdate as a dateTime or a string (the classic client's

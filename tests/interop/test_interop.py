@@ -338,7 +338,7 @@ class ClassicComparisonTest(unittest.TestCase):
 
     def test_xmlrpc_client(self):
         self.assertEqual(self.proxy.add(1, 2), 3)
-        self.assertEqual(self.proxy.concat('Hello', ' ', 'World'), 'Hello World')
+        self.assertEqual(self.proxy.concat('Hello', ', ', 'World'), 'Hello, World')
         self.assertIs(self.proxy.boolean(), True)
         now = self.proxy.now()
         utc = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
@@ -351,7 +351,7 @@ class ClassicComparisonTest(unittest.TestCase):
 
     def test_jsonrpc_client(self):
         self.assertEqual(self.jsonrpc('add', 1, 2), ('result', 3))
-        self.assertEqual(self.jsonrpc('concat', 'Hello', ' ', 'World'), ('result', 'Hello World'))
+        self.assertEqual(self.jsonrpc('concat', 'Hello', ', ', 'World'), ('result', 'Hello, World'))
         self.assertEqual(self.jsonrpc('boolean'), ('result', True))
         kind, now = self.jsonrpc('now')
         self.assertEqual(kind, 'result')
