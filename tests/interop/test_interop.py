@@ -351,7 +351,8 @@ class ClassicComparisonTest(unittest.TestCase):
 
     def test_jsonrpc_client(self):
         self.assertEqual(self.jsonrpc('add', 1, 2), ('result', 3))
-        self.assertEqual(self.jsonrpc('concat', 'Hello', ', ', 'World'), ('result', 'Hello, World'))
+        self.assertEqual(self.jsonrpc('concat', 'Hello', ', ', 'World'),
+                         ('result', 'Hello, World'))
         self.assertEqual(self.jsonrpc('boolean'), ('result', True))
         kind, now = self.jsonrpc('now')
         self.assertEqual(kind, 'result')
