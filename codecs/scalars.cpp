@@ -112,6 +112,14 @@ std::optional<std::string> parse_datetime(std::string_view text) {
   return out;
 }
 
+std::optional<std::string> parse_datetime_text(std::string_view text) {
+  text = trim_xml_space(text);
+  if (text.size() < 19 || text[10] != ' ') return parse_datetime(text);
+  std::string iso(text);
+  iso[10] = 'T';
+  return parse_datetime(iso);
+}
+
 std::string datetime_to_xmlrpc(std::string_view c) {
   std::string out;
   out.reserve(17);

@@ -27,6 +27,9 @@ std::optional<bool> parse_xsd_bool(std::string_view text);
 // "Z" or "+00:00", the UTC designators) and the XML-RPC compact form "YYYYMMDDThh:mm:ss".
 // Other time zones and fractional seconds are refused (nullopt): canonical values have none.
 std::optional<std::string> parse_datetime(std::string_view text);
+// A dateTime sent as a string (complex's birthdate, docs/service.md): parse_datetime's forms, or
+// Python's str(datetime) "YYYY-MM-DD hh:mm:ss" (a space for the T), as the classic client sends.
+std::optional<std::string> parse_datetime_text(std::string_view text);
 // Canonical "YYYY-MM-DDThh:mm:ss" to XML-RPC "YYYYMMDDThh:mm:ss".
 std::string datetime_to_xmlrpc(std::string_view canonical);
 

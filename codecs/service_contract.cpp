@@ -13,13 +13,16 @@ struct Types {
   Type string{Kind::string, "string"};
   Type datetime{Kind::datetime, "dateTime"};
   Type base64{Kind::base64, "base64Binary"};
+  Type datetime_or_string{Kind::string, "dateTimeOrString", nullptr, nullptr, Kind::datetime};
 
   StructDef person_def{"Person", {}};
+  StructDef person_in_def{"PersonIn", {}};
   StructDef paragraph_def{"Paragraph", {}};
   StructDef document_def{"Document", {}};
   StructDef chain_step_def{"ChainStep", {}};
 
   Type person{Kind::structure, "Person", nullptr, &person_def};
+  Type person_in{Kind::structure, "PersonIn", nullptr, &person_in_def};
   Type paragraph{Kind::structure, "Paragraph", nullptr, &paragraph_def};
   Type document{Kind::structure, "Document", nullptr, &document_def};
   Type chain_step{Kind::structure, "ChainStep", nullptr, &chain_step_def};
@@ -28,6 +31,7 @@ struct Types {
   Type doubles{Kind::array, "ArrayOfDouble", &floating};
   Type strings{Kind::array, "ArrayOfString", &string};
   Type persons{Kind::array, "ArrayOfPerson", &person};
+  Type persons_in{Kind::array, "ArrayOfPersonIn", &person_in};
   Type chain{Kind::array, "ArrayOfChainStep", &chain_step};
 
   Types() {
@@ -36,6 +40,12 @@ struct Types {
                           {"weight", &floating},
                           {"birthdate", &datetime},
                           {"children", &persons}};
+    // What `complex` accepts: the classic client sends birthdates as str(datetime).
+    person_in_def.members = {{"id", &integer},
+                             {"name", &string},
+                             {"weight", &floating},
+                             {"birthdate", &datetime_or_string},
+                             {"children", &persons_in}};
     paragraph_def.members = {{"words", &string}};
     document_def.members = {{"e1", &paragraph},
                             {"e2", &paragraph},
@@ -75,6 +85,8 @@ const Type& type_of(Kind scalar) {
   }
 }
 
+const Type& datetime_or_string() { return types().datetime_or_string; }
+
 const Operation* Contract::find(std::string_view name) const {
   for (const Operation& op : operations_) {
     if (op.name == name) return &op;
@@ -93,7 +105,7 @@ const Contract& service_contract() {
         {"echoArray", svc, {{"a", &t.ints}, {"b", &t.ints}}, &t.ints},
         {"boolean", svc, {}, &t.boolean},
         {"now", svc, {}, &t.datetime},
-        {"complex", svc, {{"obj", &t.persons}}, &t.persons},
+        {"complex", svc, {{"obj", &t.persons_in}}, &t.persons},
         {"fail", svc, {}, &t.nil, true},
         {"getRate",
          "urn:demo1:exchange",
@@ -109,8 +121,9 @@ const Contract& service_contract() {
         {"echoStrings", svc, {{"values", &t.strings}}, &t.strings},
         {"echoBase64", svc, {{"data", &t.base64}}, &t.base64},
     };
-    c.structs_ = {&t.person_def, &t.paragraph_def, &t.document_def, &t.chain_step_def};
-    c.arrays_ = {&t.ints, &t.doubles, &t.strings, &t.persons, &t.chain};
+    c.structs_ = {&t.person_def, &t.person_in_def, &t.paragraph_def, &t.document_def,
+                  &t.chain_step_def};
+    c.arrays_ = {&t.ints, &t.doubles, &t.strings, &t.persons, &t.persons_in, &t.chain};
     return c;
   }();
   return contract;

@@ -19,6 +19,10 @@ struct Type {
   std::string_view name;                 // schema name: "int", "ArrayOfInt", "Person"
   const Type* element = nullptr;         // arrays: element type
   const StructDef* structure = nullptr;  // structs: the definition
+  Kind also = Kind::nil;                 // a second kind a value may have (dateTimeOrString)
+
+  // Whether a value of kind k has this type's shape (kind, or the alternative).
+  bool admits(Kind k) const { return k == kind || (also != Kind::nil && k == also); }
 };
 
 struct Member {
@@ -57,7 +61,7 @@ class Contract {
  private:
   friend const Contract& service_contract();
   std::vector<Operation> operations_;      // every operation, docs/service.md order
-  std::vector<const StructDef*> structs_;  // Person, Document, Paragraph, ChainStep
+  std::vector<const StructDef*> structs_;  // Person, PersonIn, Document, Paragraph, ChainStep
   std::vector<const Type*> arrays_;        // ArrayOfInt, …
 };
 
@@ -66,6 +70,11 @@ const Contract& service_contract();
 
 // Built-in scalar types.
 const Type& type_of(Kind scalar);
+
+// The one scalar type that is not an XML Schema built-in: text that is a dateTime or a string
+// (complex's PersonIn.birthdate, docs/service.md). Decoders that type by the contract read it
+// as a string; XML-RPC may send either; the service turns it into a dateTime.
+const Type& datetime_or_string();
 
 // Namespaces the codecs and the WSDL share.
 namespace ns {

@@ -12,6 +12,10 @@
 //   theirs.
 // - Service faults carry `OPNS:fault/code` in their detail (code unqualified) in every family,
 //   so every operation declares one literal fault message.
+// - SOAP-ENC is imported with a schemaLocation on the server itself (served_schema()):
+//   with none, consumers such as zeep fetch the namespace URI from the internet.
+// - complex's PersonIn.birthdate is the one simple type of ours, tns:dateTimeOrString, a union of
+//   xsd:dateTime and xsd:string shared by every style (its values carry built-in xsi:types).
 #include "codecs/wsdl.h"
 
 #include <initializer_list>
@@ -245,8 +249,10 @@ class WsdlBuilder {
     return namespaces_.front().prefix;  // unreachable: every operation namespace is listed
   }
 
-  // The QName of a value type in `style`: XML Schema built-ins for scalars, else tns:NAME+suffix.
+  // The QName of a value type in `style`: XML Schema built-ins for scalars (tns:dateTimeOrString
+  // for the union), else tns:NAME+suffix.
   static std::string type_qname(const Type& t, const StyleDef& style) {
+    if (t.also != Kind::nil) return "tns:" + std::string(t.name);
     if (!is_named_type(t)) return "xsd:" + std::string(t.name);
     return "tns:" + std::string(t.name) + std::string(style.type_suffix);
   }
@@ -270,12 +276,15 @@ class WsdlBuilder {
     const bool service = n.uri == ns::service;
     w_.start("xsd:schema", {{"targetNamespace", n.uri}, {"elementFormDefault", "qualified"}});
     if (service) {
-      // soapenc:Array and soapenc:arrayType; no schemaLocation, as is usual for this namespace.
-      w_.empty("xsd:import", {{"namespace", ns::soap11_enc}});
+      // soapenc:Array and soapenc:arrayType, served by the server itself (see the top).
+      w_.empty("xsd:import",
+               {{"namespace", ns::soap11_enc},
+                {"schemaLocation", address_ + "?" + std::string(kSoapEncodingQuery)}});
     } else if (uses_service_types(n.uri)) {
       w_.empty("xsd:import", {{"namespace", ns::service}});
     }
     if (service) {
+      write_union(datetime_or_string());
       w_.comment("rpc/encoded types: SOAP 1.1 Section 5, unqualified accessors");
       write_named_types(kRpcEncoded);
       w_.comment("rpc/literal types: unqualified members, arrays as item sequences");
@@ -309,6 +318,15 @@ class WsdlBuilder {
       }
     }
     return false;
+  }
+
+  // A scalar that admits two kinds: the union of their built-in types, the type's own first.
+  void write_union(const Type& t) {
+    w_.comment("dateTime or string: what complex accepts as a birthdate (docs/service.md)");
+    w_.start("xsd:simpleType", {{"name", t.name}});
+    w_.empty("xsd:union", {{"memberTypes", "xsd:" + std::string(type_of(t.also).name) +
+                                               " xsd:" + std::string(type_of(t.kind).name)}});
+    w_.end();
   }
 
   // The struct and array types of one style family.
@@ -504,6 +522,50 @@ class WsdlBuilder {
 };
 
 }  // namespace
+
+std::string_view served_schema(std::string_view query) {
+  // zeep fetches the SOAP-ENC namespace URI for every reference to a SOAP-ENC name made in a
+  // document that did not import that namespace, the SOAP-ENC schema itself included (which
+  // cannot import its own namespace). So this schema refers to none of its own names: the one
+  // reference soapenc:Array needs, its model group (which zeep reads as "a SOAP-ENC array"),
+  // lives in a namespace of ours, imported by a location relative to this document's.
+  static constexpr std::string_view kEncoding = R"(<?xml version="1.0" encoding="UTF-8"?>
+<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+            xmlns:items="urn:soapbench:soap-encoding-items"
+            targetNamespace="http://schemas.xmlsoap.org/soap/encoding/">
+  <xsd:import namespace="urn:soapbench:soap-encoding-items"
+              schemaLocation="?xsd=soap-encoding-items"/>
+  <xsd:attribute name="root">
+    <xsd:simpleType>
+      <xsd:restriction base="xsd:boolean"><xsd:pattern value="0|1"/></xsd:restriction>
+    </xsd:simpleType>
+  </xsd:attribute>
+  <xsd:attribute name="arrayType" type="xsd:string"/>
+  <xsd:attribute name="offset" type="xsd:string"/>
+  <xsd:complexType name="Array">
+    <xsd:group ref="items:Array" minOccurs="0"/>
+    <xsd:attribute name="arrayType" type="xsd:string" form="qualified"/>
+    <xsd:attribute name="offset" type="xsd:string" form="qualified"/>
+    <xsd:attribute name="id" type="xsd:ID"/>
+    <xsd:attribute name="href" type="xsd:anyURI"/>
+    <xsd:anyAttribute namespace="##other" processContents="lax"/>
+  </xsd:complexType>
+</xsd:schema>
+)";
+  static constexpr std::string_view kItems = R"(<?xml version="1.0" encoding="UTF-8"?>
+<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+            targetNamespace="urn:soapbench:soap-encoding-items">
+  <xsd:group name="Array">
+    <xsd:sequence>
+      <xsd:any namespace="##any" minOccurs="0" maxOccurs="unbounded" processContents="lax"/>
+    </xsd:sequence>
+  </xsd:group>
+</xsd:schema>
+)";
+  if (query == kSoapEncodingQuery) return kEncoding;
+  if (query == "xsd=soap-encoding-items") return kItems;
+  return {};
+}
 
 std::string generate_wsdl(const Contract& contract, std::string_view base_url) {
   return WsdlBuilder(contract, base_url).build();

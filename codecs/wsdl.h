@@ -15,4 +15,15 @@ namespace sb::rpc {
 // '/' is dropped). The server tells the families apart by content type and body, not by address.
 std::string generate_wsdl(const Contract& contract, std::string_view base_url);
 
+// The query of the URL (on the WSDL's own address, base_url + "/soap?" + this) where the server
+// serves served_schema(kSoapEncodingQuery): the WSDL imports SOAP-ENC from there, so that a
+// consumer never has to fetch http://schemas.xmlsoap.org/soap/encoding/ from the internet.
+inline constexpr std::string_view kSoapEncodingQuery = "xsd=soap-encoding";
+
+// The schema the server serves at "/soap?" + query, or empty: kSoapEncodingQuery gives the part
+// of the SOAP 1.1 encoding schema (namespace ns::soap11_enc) the WSDL's types use (soapenc:Array,
+// soapenc:arrayType, the attributes of arrays and multiRefs); "xsd=soap-encoding-items", which
+// that one imports, the model group of soapenc:Array (see wsdl.cpp for why it lives apart).
+std::string_view served_schema(std::string_view query);
+
 }  // namespace sb::rpc

@@ -319,7 +319,7 @@ class Encoder {
       w_.end_element();
       return true;
     }
-    if (v.kind() != t.kind) {
+    if (!t.admits(v.kind())) {
       return fail("expected " + std::string(t.name) + ", got " + std::string(kind_name(v.kind())));
     }
     switch (t.kind) {
@@ -351,7 +351,8 @@ class Encoder {
         }
         break;
       default:
-        if (s_->encoded) w_.attribute("xsi:type", xsd_type(t.kind));
+        // The value's own kind: dateTimeOrString is sent as xsd:dateTime or xsd:string.
+        if (s_->encoded) w_.attribute("xsi:type", xsd_type(v.kind()));
         if (!soap_scalar(v)) return false;
         break;
     }

@@ -242,6 +242,13 @@ Outcome RpcEndpoint::handle(const Request& req, Response& res,
     wsdl(res, local);
     return {};
   }
+  if (const std::string_view xsd = rpc::served_schema(query);  // what the WSDL imports
+      *route == Route::soap && get && !xsd.empty()) {
+    res.result(http::status::ok);
+    res.set(http::field::content_type, "text/xml; charset=utf-8");
+    res.body().middle = xsd;
+    return {};
+  }
   plain(res, http::status::method_not_allowed, "method not allowed");
   res.set(http::field::allow, *route == Route::soap ? "POST, GET" : "POST");
   return {};

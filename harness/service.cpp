@@ -5,6 +5,8 @@
 #include <ctime>
 #include <optional>
 
+#include "codecs/scalars.h"
+
 namespace sb {
 
 namespace {
@@ -18,8 +20,9 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// Checks (and where lossless converts) one value against a type; "" when it conforms.
-std::string conform(Value& v, const rpc::Type& t, const std::string& where) {
+// Checks (and where lossless converts) one value against a type; "" when it conforms. With
+// parse_text, a string where a dateTime is due is read as one (complex's typed result).
+std::string conform(Value& v, const rpc::Type& t, const std::string& where, bool parse_text) {
   if (v.is_nil()) return "";  // nil is accepted for any type, as xsi:nil and JSON null allow
   auto mismatch = [&] {
     return where + ": expected " + std::string(t.name) + ", got " +
@@ -29,10 +32,18 @@ std::string conform(Value& v, const rpc::Type& t, const std::string& where) {
     case Kind::floating:
       if (v.kind() == Kind::integer) v = Value::floating(v.as_int());
       return v.kind() == Kind::floating ? "" : mismatch();
+    case Kind::datetime:
+      if (parse_text && v.kind() == Kind::string) {
+        auto d = rpc::parse_datetime_text(v.text());
+        if (!d) return where + ": bad dateTime '" + v.text() + "'";
+        v = Value::datetime(std::move(*d));
+      }
+      return v.kind() == Kind::datetime ? "" : mismatch();
     case Kind::array:
       if (v.kind() != Kind::array) return mismatch();
       for (std::size_t i = 0; i < v.items().size(); ++i) {
-        std::string e = conform(v.items()[i], *t.element, where + "[" + std::to_string(i) + "]");
+        std::string e =
+            conform(v.items()[i], *t.element, where + "[" + std::to_string(i) + "]", parse_text);
         if (!e.empty()) return e;
       }
       return "";
@@ -44,12 +55,12 @@ std::string conform(Value& v, const rpc::Type& t, const std::string& where) {
           if (m.name == v.names()[i]) mt = m.type;
         }
         if (mt == nullptr) return where + ": unknown member " + v.names()[i];
-        std::string e = conform(v.items()[i], *mt, where + "." + v.names()[i]);
+        std::string e = conform(v.items()[i], *mt, where + "." + v.names()[i], parse_text);
         if (!e.empty()) return e;
       }
       return "";
     default:
-      return v.kind() == t.kind ? "" : mismatch();
+      return t.admits(v.kind()) ? "" : mismatch();
   }
 }
 
@@ -85,7 +96,7 @@ std::string check_params(const rpc::Operation& op, std::vector<Value>& params) {
            " params, got " + std::to_string(params.size());
   }
   for (std::size_t i = 0; i < params.size(); ++i) {
-    std::string e = conform(params[i], *op.params[i].type, std::string(op.params[i].name));
+    std::string e = conform(params[i], *op.params[i].type, std::string(op.params[i].name), false);
     if (!e.empty()) return e;
   }
   return "";
@@ -189,7 +200,14 @@ DispatchResult Service::dispatch(const rpc::Message& call) const {
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
     r.result = Value::datetime(buf);
-  } else if (m == "complex" || m.starts_with("echo")) {
+  } else if (m == "complex") {
+    // PersonIn[] in, Person[] out: birthdates sent as strings come back as dateTimes.
+    r.result = params[0];
+    if (std::string e = conform(r.result, *op->result, "obj", true); !e.empty()) {
+      out.response = make_fault(rpc::fault::invalid_params, "invalid params: " + e);
+      return out;
+    }
+  } else if (m.starts_with("echo")) {
     r.result = params.empty() ? Value() : params[0];
   } else if (m == "fail") {
     out.response = make_fault(rpc::fault::division_by_zero, "division by zero");

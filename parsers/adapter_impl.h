@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "codecs/json_decoder.h"
+#include "codecs/processing_instruction.h"
 #include "codecs/xml_decoder.h"
 #include "parsers/adapter.h"
 #include "parsers/markup_guard.h"
@@ -56,6 +57,13 @@ class AdapterT final : public Adapter {
           report.fault_code = rpc::fault::parse_error;
           return s;
         }
+      }
+      // SOAP forbids PIs; events do not carry them, so every adapter checks the bytes alike.
+      if (const std::size_t at = rpc::forbidden_processing_instruction(message.view(), context);
+          at != std::string_view::npos) {
+        report.fault_code = rpc::fault::parse_error;
+        return Status::limit(std::string(rpc::kSoapPiRefusal),
+                             Location{.offset = static_cast<std::int64_t>(at)});
       }
       xml_decoder_.reset(context, &out);
       return finish_decode(impl_.events(message, xml_decoder_), xml_decoder_, report);

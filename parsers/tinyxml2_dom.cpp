@@ -160,7 +160,10 @@ const AdapterInfo& tinyxml2_dom_info() {
           "XMLDocument reused (node pools keep their blocks; each Parse copies the message); "
           "text and attribute values are decoded lazily on first access, so parse excludes "
           "that work and walk includes it; nesting limited by the library to " +
-          std::to_string(kLibraryDepthLimit) + " elements; unknown entity references kept as text",
+          std::to_string(kLibraryDepthLimit) +
+          " elements; unknown entity references kept as text; refuses a processing instruction "
+          "that is not first in the document (after a comment, inside an element: "
+          "XML_ERROR_PARSING_DECLARATION), so it cannot read such XML-RPC messages",
       .keeps_whitespace_text = false,
       // The library is quadratic in attributes per element: decode pre-scans the bounds.
       .decode_markup_guard = true,

@@ -52,6 +52,22 @@ TEST(Cli, UnknownOptionFails) {
   EXPECT_THAT(r.output, testing::HasSubstr("--no-such-flag"));
 }
 
+// tinyxml2 refuses a processing instruction that is not first in the document (a library fact,
+// README "What the libraries do"): digest exits 1 and names the file, the parser and the reason;
+// `list -v` states the fact; another adapter digests the same XML-RPC file.
+TEST(Cli, Tinyxml2RefusesALateProcessingInstruction) {
+  const std::string file =
+      std::string(SB_SOURCE_DIR) + "/corpus/hostile/xml/pi-in-content-xmlrpc.xml";
+  RunResult r = run_soapbench("digest --parser tinyxml2/dom " + file);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_THAT(r.output, testing::HasSubstr("pi-in-content-xmlrpc.xml"));
+  EXPECT_THAT(r.output, testing::HasSubstr("tinyxml2/dom"));
+  EXPECT_THAT(r.output, testing::HasSubstr("XML_ERROR_PARSING_DECLARATION"));
+  EXPECT_EQ(run_soapbench("digest --parser expat/sax " + file).exit_code, 0);
+  r = run_soapbench("list -v");
+  EXPECT_THAT(r.output, testing::HasSubstr("refuses a processing instruction that is not first"));
+}
+
 // soapbench conformance: each case in a child, both modes, the JSON the report reads.
 TEST(Cli, ConformanceRecordsEveryCaseAndItsVerdict) {
   const std::string hostile = std::string(SB_SOURCE_DIR) + "/corpus/hostile/";

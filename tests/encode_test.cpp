@@ -92,6 +92,8 @@ class ValueGen {
     std::string s;
     const int n = uniform(0, 12);
     for (int i = 0; i < n; ++i) s += kPieces[uniform(0, std::size(kPieces) - 1)];
+    // Whitespace-only strings have their own tests (whitespace_only()): DOM adapters drop them.
+    if (!s.empty() && s.find_first_not_of(" \t\n") == std::string::npos) s += 'a';
     return s;
   }
 
@@ -218,6 +220,22 @@ std::vector<Message> random_messages() {
 }
 
 // Hand-picked values every encoder must carry exactly (no CR, no control characters).
+// complex's people as the classic client sends them: birthdates as str(datetime) text. (A dateTime
+// also goes out, but SOAP and JSON-RPC read PersonIn.birthdate back as text: docs/service.md.)
+Value birthdates_as_text(Value v) {
+  for (std::size_t i = 0; i < v.items().size(); ++i) {
+    Value& m = v.items()[i];
+    if (v.kind() == Kind::structure && v.names()[i] == "birthdate" && m.kind() == Kind::datetime) {
+      std::string text = m.text();
+      text[10] = ' ';
+      m = Value::string(std::move(text));
+    } else {
+      m = birthdates_as_text(std::move(m));
+    }
+  }
+  return v;
+}
+
 std::vector<Message> edge_messages() {
   ValueGen gen(kSeed + 1);
   std::string long_string;
@@ -267,7 +285,7 @@ std::vector<Message> edge_messages() {
       call("echoBase64", {Value::base64("")}),
       response("echoBase64", Value::base64(all_bytes)),
       call("echoBase64", {Value::base64(gen.random_bytes(3000))}),
-      call("complex", {family}),
+      call("complex", {birthdates_as_text(family)}),
       response("complex", array_of({})),
       response("complex", family),
       call("sendString", {Value()}),

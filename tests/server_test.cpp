@@ -32,6 +32,7 @@
 
 #include "codecs/canonical_json.h"
 #include "codecs/service_contract.h"
+#include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
 #include "harness/http_server.h"
@@ -287,6 +288,36 @@ TEST(Server, EveryFamilyAnswersTheCoreCalls) {
   }
 }
 
+// The JSON-RPC vs XML-RPC comparison's client sends birthdates as str(datetime): complex takes
+// them (and ISO 8601 text) in every family and answers with dateTimes; other text is refused.
+TEST(Server, ComplexTakesBirthdatesAsText) {
+  Server s(quick_config());
+  Conn c(s.server.port());
+  ASSERT_FALSE(c.error()) << c.error().message();
+  auto sent = [](std::string birthdate, std::vector<Value> children) {
+    Value p = person(1, "Ann", 61.5, std::move(children));
+    p.items()[3] = Value::string(std::move(birthdate));
+    return p;
+  };
+  Value call_people = Value::array();
+  call_people.push(sent("1965-03-21 00:00:00", {sent("1990-01-02T03:04:05", {})}));
+  Value answer = Value::array();
+  answer.push(person(1, "Ann", 61.5, {person(1, "Ann", 61.5)}));
+  answer.items()[0].items()[3] = Value::datetime("1965-03-21T00:00:00");
+  answer.items()[0].items()[4].items()[0].items()[3] = Value::datetime("1990-01-02T03:04:05");
+  Value bad = Value::array();
+  bad.push(sent("yesterday", {}));
+  for (Family f : rpc::kAllFamilies) {
+    SCOPED_TRACE(std::string(rpc::family_name(f)));
+    Response res = c.send(post(f, encode(make_call("complex", {call_people}), f), "complex"));
+    EXPECT_EQ(canonical(res.body(), f, "complex"), expected_response("complex", answer));
+    res = c.send(post(f, encode(make_call("complex", {bad}), f), "complex"));
+    EXPECT_EQ(canonical(res.body(), f, "complex"),
+              R"({"kind":"fault","code":-32602,"message":"invalid params: obj[0].birthdate: )"
+              R"(bad dateTime 'yesterday'"})");
+  }
+}
+
 TEST(Server, XParserSelectsTheAdapter) {
   Server s(quick_config());
   Conn c(s.server.port());
@@ -430,6 +461,13 @@ TEST(Server, WsdlNamesTheServersPortAndOtherPathsAreRefused) {
     EXPECT_TRUE(got.ends_with("\r\n\r\n")) << got;
     EXPECT_NE(got.find("Content-Length: " + std::to_string(res.body().size())), std::string::npos);
   }
+  // What the WSDL imports (SOAP-ENC), so that no consumer needs the internet.
+  res = c.send(get("/soap?xsd=soap-encoding"));
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(res.body(), rpc::served_schema("xsd=soap-encoding"));
+  EXPECT_EQ(c.send(get("/soap?xsd=soap-encoding-items")).body(),
+            rpc::served_schema("xsd=soap-encoding-items"));
+  EXPECT_EQ(c.send(get("/soap?xsd=other")).result_int(), 405);
   EXPECT_EQ(c.send(get("/nowhere")).result_int(), 404);
   EXPECT_EQ(c.send(get("/RPC2")).result_int(), 405);
   EXPECT_EQ(c.send(get("/soap")).result_int(), 405);

@@ -137,4 +137,67 @@ TEST(Wsdl, WrapperElementsInTheOperationNamespace) {
   }
 }
 
+// zeep and others fetch an import's schemaLocation, or with none the namespace URI itself: the
+// SOAP-ENC schema comes from the server (GET /soap?xsd=soap-encoding), never from the internet.
+TEST(Wsdl, SoapEncodingImportedFromTheServer) {
+  pugi::xml_document doc;
+  parse(doc, sb::rpc::generate_wsdl(service_contract(), "http://192.0.2.7:9090/"));
+  const pugi::xml_node schema =
+      doc.document_element()
+          .child("wsdl:types")
+          .find_child_by_attribute("xsd:schema", "targetNamespace", "urn:soapbench");
+  const pugi::xml_node import = schema.find_child_by_attribute(
+      "xsd:import", "namespace", "http://schemas.xmlsoap.org/soap/encoding/");
+  ASSERT_TRUE(import);
+  EXPECT_STREQ(import.attribute("schemaLocation").value(),
+               "http://192.0.2.7:9090/soap?xsd=soap-encoding");
+  pugi::xml_document enc;
+  parse(enc, std::string(sb::rpc::served_schema("xsd=soap-encoding")));
+  const pugi::xml_node root = enc.document_element();
+  EXPECT_STREQ(root.attribute("targetNamespace").value(),
+               "http://schemas.xmlsoap.org/soap/encoding/");
+  EXPECT_TRUE(root.find_child_by_attribute("xsd:complexType", "name", "Array"));
+  EXPECT_TRUE(root.find_child_by_attribute("xsd:attribute", "name", "arrayType"));
+  // It imports the model group of its Array, also from the server.
+  const std::string items(root.child("xsd:import").attribute("schemaLocation").value());
+  ASSERT_TRUE(items.starts_with("?"));
+  pugi::xml_document group;
+  parse(group, std::string(sb::rpc::served_schema(items.substr(1))));
+  EXPECT_TRUE(group.document_element().child("xsd:group"));
+  EXPECT_TRUE(sb::rpc::served_schema("xsd=nothing").empty());
+}
+
+// complex's parameter takes a birthdate as a dateTime or a string (the classic client's
+// str(datetime)); the result's Person keeps xsd:dateTime.
+TEST(Wsdl, PersonInBirthdateIsDateTimeOrString) {
+  pugi::xml_document doc;
+  parse(doc, sb::rpc::generate_wsdl(service_contract(), "http://127.0.0.1:8080"));
+  const pugi::xml_node schema =
+      doc.document_element()
+          .child("wsdl:types")
+          .find_child_by_attribute("xsd:schema", "targetNamespace", "urn:soapbench");
+  const pugi::xml_node simple =
+      schema.find_child_by_attribute("xsd:simpleType", "name", "dateTimeOrString");
+  ASSERT_TRUE(simple);
+  EXPECT_STREQ(simple.child("xsd:union").attribute("memberTypes").value(),
+               "xsd:dateTime xsd:string");
+  for (const char* suffix : {"", "RpcLit", "DocLit"}) {
+    SCOPED_TRACE(suffix);
+    const pugi::xml_node in = schema.find_child_by_attribute(
+        "xsd:complexType", "name", (std::string("PersonIn") + suffix).c_str());
+    const pugi::xml_node out = schema.find_child_by_attribute(
+        "xsd:complexType", "name", (std::string("Person") + suffix).c_str());
+    EXPECT_STREQ(in.child("xsd:sequence")
+                     .find_child_by_attribute("xsd:element", "name", "birthdate")
+                     .attribute("type")
+                     .value(),
+                 "tns:dateTimeOrString");
+    EXPECT_STREQ(out.child("xsd:sequence")
+                     .find_child_by_attribute("xsd:element", "name", "birthdate")
+                     .attribute("type")
+                     .value(),
+                 "xsd:dateTime");
+  }
+}
+
 }  // namespace

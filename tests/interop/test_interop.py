@@ -8,10 +8,13 @@ Usage: /usr/bin/python3 tests/interop/test_interop.py PATH/TO/soapbench   (or en
 - zeep builds its client from the WSDL the server publishes (GET /soap?wsdl) and calls getRate,
   add, complex and fail through every port, SOAP 1.1 and 1.2 (port names read from the WSDL);
 - curl posts JSON-RPC calls (add, concat, fail, an unknown method, a malformed body) and the
-  answers are checked as JSON.
+  answers are checked as JSON;
+- the JSON-RPC vs XML-RPC comparison's client calls, as that test script makes them (add,
+  concat, boolean, now, complex with birthdates as str(datetime), fail), through xmlrpc.client
+  and through a plain JSON-RPC client (urllib), every answer checked.
 One server (`soapbench serve --port 0`) runs for the whole module and is always stopped at the
-end. Traffic goes to 127.0.0.1 only; nothing is fetched from the network (SOAP-ENC's schema is
-served from the local copy tests/wsdl/test_wsdl.py keeps; proxies from the environment are off).
+end. Traffic goes to 127.0.0.1 only: zeep uses its default transport (environment proxies off),
+so a fetch beyond the server (such as the SOAP-ENC namespace URI) fails the test.
 """
 
 import base64
@@ -19,82 +22,24 @@ import datetime
 import hashlib
 import json
 import os
-import re
-import selectors
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
+import urllib.request
 import xmlrpc.client
 
-import requests
 import zeep
 from lxml import etree
-from zeep.transports import Transport
 
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CORPUS_DIR = os.path.join(SOURCE_DIR, 'corpus')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-from test_wsdl import NS_SOAPENC, NS_WSDL, SOAPENC_XSD  # noqa: E402  (local SOAP-ENC schema)
+from test_wsdl import NS_WSDL, offline_transport, start_server, stop_server  # noqa: E402
 
 EXE = os.environ.get('SOAPBENCH_EXE')
-START_TIMEOUT = 20  # seconds for the server to print its address
 STATE = {}  # proc, base_url, stderr file
-
-
-# ------------------------------------------------------------------ the server
-
-def _read_line(proc, timeout):
-    """The server's first stdout line, or None when it does not come within `timeout`."""
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
-    deadline = time.monotonic() + timeout
-    data = b''
-    try:
-        while b'\n' not in data:
-            left = deadline - time.monotonic()
-            if left <= 0 or not sel.select(left):
-                return None
-            chunk = os.read(proc.stdout.fileno(), 4096)
-            if not chunk:
-                return None
-            data += chunk
-    finally:
-        sel.close()
-    return data.split(b'\n', 1)[0].decode('utf-8', 'replace')
-
-
-def _stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-    proc.stdout.close()
-
-
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(('127.0.0.1', 0))
-        return s.getsockname()[1]
-
-
-def _start(port, stderr):
-    proc = subprocess.Popen([EXE, 'serve', '--address', '127.0.0.1', '--port', str(port),
-                             '--threads', '1'],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr)
-    line = _read_line(proc, START_TIMEOUT)
-    match = re.search(r'(https?://[0-9.]+:[0-9]+)', line or '')
-    if match is None:
-        _stop(proc)
-        return None, None
-    return proc, match.group(1)
 
 
 def setUpModule():
@@ -102,20 +47,13 @@ def setUpModule():
         raise unittest.SkipTest('no soapbench executable (argv[1] or SOAPBENCH_EXE)')
     stderr = tempfile.TemporaryFile()
     STATE['stderr'] = stderr
-    proc, base = _start(0, stderr)
-    if proc is None:
-        # A server that cannot report an ephemeral port: choose one here (a small race, tolerable
-        # on a test machine).
-        proc, base = _start(_free_port(), stderr)
-    if proc is None:
-        stderr.seek(0)
-        raise RuntimeError('soapbench serve did not start: ' + stderr.read().decode('utf-8', 'replace'))
+    proc, base = start_server(EXE, stderr)
     STATE.update(proc=proc, base=base)
 
 
 def tearDownModule():
     if 'proc' in STATE:
-        _stop(STATE['proc'])
+        stop_server(STATE['proc'])
     if 'stderr' in STATE:
         STATE['stderr'].close()
 
@@ -258,22 +196,6 @@ class XmlRpcTest(unittest.TestCase):
 
 # ------------------------------------------------------------------ SOAP: zeep from our WSDL
 
-class LoopbackTransport(Transport):
-    """requests without environment proxies; serves SOAP-ENC locally; refuses other hosts."""
-
-    def __init__(self):
-        session = requests.Session()
-        session.trust_env = False  # no HTTP(S)_PROXY: the server is on 127.0.0.1
-        super().__init__(session=session, timeout=10, operation_timeout=10)
-
-    def load(self, url):
-        if url == NS_SOAPENC:
-            return SOAPENC_XSD
-        if not url.startswith(base_url() + '/'):
-            raise AssertionError('zeep tried to fetch %s' % url)
-        return super().load(url)
-
-
 def unwrap(value):
     """zeep's objects as plain data: ArrayOf* wrappers ({'item': [...]}) become lists. zeep reads
     an empty wrapper element (<children/>, as the server writes an empty array) as None."""
@@ -296,7 +218,8 @@ class SoapZeepTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        transport = LoopbackTransport()
+        cls.fetched = []
+        transport = offline_transport(cls.fetched)
         cls.client = zeep.Client(wsdl=base_url() + '/soap?wsdl', transport=transport)
         # From the WSDL itself: port name -> (SOAP version, whether its binding is rpc/encoded).
         wsdl = etree.fromstring(transport.load(base_url() + '/soap?wsdl'))
@@ -315,6 +238,12 @@ class SoapZeepTest(unittest.TestCase):
         # requests keeps connections alive: close them before the module stops the server (an idle
         # keep-alive session can deadlock RpcServer::stop, reported to the server's owner).
         cls.transport.session.close()
+
+    def test_everything_fetched_from_the_server(self):
+        # The WSDL, what it imports (SOAP-ENC) and the calls: nothing from the internet.
+        self.assertTrue(self.fetched)
+        for url in self.fetched:
+            self.assertTrue(url.startswith(base_url() + '/soap'), url)
 
     def test_both_soap_versions_are_offered(self):
         versions = {version for version, _ in self.ports.values()}
@@ -345,6 +274,9 @@ class SoapZeepTest(unittest.TestCase):
             with self.subTest(port=name):
                 result = service.complex(obj=wrap_people(PEOPLE))
                 self.assertEqual(unwrap(zeep.helpers.serialize_object(result, dict)), PEOPLE)
+                # Birthdates as text, the classic client's way: the answer has dateTimes.
+                result = service.complex(obj=wrap_people(classic_people(PEOPLE)))
+                self.assertEqual(unwrap(zeep.helpers.serialize_object(result, dict)), PEOPLE)
 
     def test_fail(self):
         for name, service in self.services():
@@ -352,6 +284,86 @@ class SoapZeepTest(unittest.TestCase):
                 with self.assertRaises(zeep.exceptions.Fault) as cm:
                     service.fail()
                 self.assertEqual(cm.exception.message, 'division by zero')
+
+
+# ------------------------------------------------------------------ the classic comparison's client
+
+def classic_people(people):
+    """people with each birthdate as str(datetime), as the JSON-RPC vs XML-RPC comparison's
+    client sends them to `complex` ('1990-01-02 03:04:05')."""
+    return [dict(p, birthdate=str(p['birthdate']), children=classic_people(p['children']))
+            for p in people]
+
+
+# The comparison's people: its test script builds them with str(datetime.datetime(...)).
+CLASSIC_PEOPLE = [
+    {'id': 1, 'name': 'John Doe', 'weight': 80.5,
+     'birthdate': str(datetime.datetime(1965, 3, 21)),
+     'children': [{'id': 2, 'name': 'Jane Doe', 'weight': 20.25,
+                   'birthdate': str(datetime.datetime(1995, 7, 1)), 'children': []}]},
+    {'id': 3, 'name': 'Max Mustermann', 'weight': 75.0,
+     'birthdate': str(datetime.datetime(1970, 12, 31, 23, 59, 59)), 'children': []},
+]
+
+
+def typed_people(people):
+    """CLASSIC_PEOPLE as the service answers: birthdates as dateTimes."""
+    return [dict(p, birthdate=datetime.datetime.fromisoformat(p['birthdate']),
+                 children=typed_people(p['children'])) for p in people]
+
+
+class ClassicComparisonTest(unittest.TestCase):
+    """The comparison's calls (add, concat, boolean, now, complex, fail) through both of its
+    clients: Python's xmlrpc.client and a plain JSON-RPC client over HTTP."""
+
+    def setUp(self):
+        self.proxy = xmlrpc.client.ServerProxy(base_url() + '/RPC2', use_builtin_types=True)
+        self.opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        self.next_id = 0
+
+    def tearDown(self):
+        self.proxy('close')()
+
+    def jsonrpc(self, method, *params):
+        """The JSON-RPC answer to one call: ('result', value) or ('error', error object)."""
+        self.next_id += 1
+        body = json.dumps({'jsonrpc': '2.0', 'method': method, 'params': list(params),
+                           'id': self.next_id}).encode('utf-8')
+        request = urllib.request.Request(base_url() + '/jsonrpc', data=body,
+                                         headers={'Content-Type': 'application/json'})
+        with self.opener.open(request, timeout=10) as r:
+            answer = json.loads(r.read())
+        self.assertEqual(answer['id'], self.next_id)
+        return ('error', answer['error']) if 'error' in answer else ('result', answer['result'])
+
+    def test_xmlrpc_client(self):
+        self.assertEqual(self.proxy.add(1, 2), 3)
+        self.assertEqual(self.proxy.concat('Hello', ', ', 'World'), 'Hello, World')
+        self.assertIs(self.proxy.boolean(), True)
+        now = self.proxy.now()
+        utc = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+        self.assertLess(abs((now - utc).total_seconds()), 120)
+        self.assertEqual(self.proxy.complex(CLASSIC_PEOPLE), typed_people(CLASSIC_PEOPLE))
+        with self.assertRaises(xmlrpc.client.Fault) as cm:
+            self.proxy.fail()
+        self.assertEqual((cm.exception.faultCode, cm.exception.faultString),
+                         (4, 'division by zero'))
+
+    def test_jsonrpc_client(self):
+        self.assertEqual(self.jsonrpc('add', 1, 2), ('result', 3))
+        self.assertEqual(self.jsonrpc('concat', 'Hello', ', ', 'World'),
+                         ('result', 'Hello, World'))
+        self.assertEqual(self.jsonrpc('boolean'), ('result', True))
+        kind, now = self.jsonrpc('now')
+        self.assertEqual(kind, 'result')
+        utc = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+        self.assertLess(abs((datetime.datetime.fromisoformat(now) - utc).total_seconds()), 120)
+        kind, people = self.jsonrpc('complex', CLASSIC_PEOPLE)
+        self.assertEqual(kind, 'result')
+        expected = json.loads(json.dumps(typed_people(CLASSIC_PEOPLE),
+                                         default=datetime.datetime.isoformat))
+        self.assertEqual(people, expected)
+        self.assertEqual(self.jsonrpc('fail'), ('error', {'code': 4, 'message': 'division by zero'}))
 
 
 # ------------------------------------------------------------------ JSON-RPC: curl

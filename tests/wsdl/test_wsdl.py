@@ -3,8 +3,10 @@
 
 Usage: /usr/bin/python3 tests/wsdl/test_wsdl.py PATH/TO/soapbench   (or env SOAPBENCH_EXE)
 
-What it proves, offline (nothing is fetched: a local transport serves the WSDL file and the one
-well-known schema it imports by namespace, SOAP-ENC; any other URL fails the test):
+What it proves, offline, with zeep's default transport (environment proxies off): the WSDL is
+written for a running `soapbench serve` (its base URL), and zeep fetches only what the WSDL
+imports, SOAP-ENC, from that server (GET /soap?xsd=soap-encoding); a fetch from anywhere else
+fails (no internet here) or is caught by the test's record of every URL zeep fetched:
 - the WSDL is well-formed (xmllint) and zeep loads it in strict mode;
 - every port lists every contract operation with its parameter names in order, its soapAction
   and its style;
@@ -22,13 +24,20 @@ import gzip
 import hashlib
 import json
 import os
+import re
+import selectors
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
+import urllib.request
 
 from lxml import etree
+import requests
 import zeep
 from zeep.transports import Transport
 from zeep.wsdl.messages.multiref import process_multiref
@@ -48,9 +57,10 @@ NS_SOAPENC = 'http://schemas.xmlsoap.org/soap/encoding/'
 NS_SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/'
 NS_SOAP12 = 'http://www.w3.org/2003/05/soap-envelope'
 
-# A base URL other than the default, so the test sees --base-url reach every port.
-BASE_URL = 'http://127.0.0.1:18080'
 DEFAULT_BASE_URL = 'http://127.0.0.1:8080'
+SOAPENC_QUERY = '/soap?xsd=soap-encoding'  # where the server serves what the WSDL imports
+SOAPENC_ITEMS_QUERY = '/soap?xsd=soap-encoding-items'  # and what that schema imports
+START_TIMEOUT = 20  # seconds for the server to print its address
 
 # port -> (corpus family, zeep binding class, style, SOAP envelope namespace)
 PORTS = {
@@ -62,43 +72,6 @@ PORTS = {
 LITERAL_PORTS = [p for p in PORTS if 'Literal' in p]
 ENCODED_PORT = 'SoapBenchRpcEncoded11'
 
-# The array and attribute declarations of the SOAP 1.1 encoding schema
-# (http://schemas.xmlsoap.org/soap/encoding/), which WSDLs import by namespace only. A consumer
-# keeps such well-known schemas locally; this is the test's local copy.
-SOAPENC_XSD = b'''<?xml version="1.0" encoding="UTF-8"?>
-<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
-           xmlns:tns="http://schemas.xmlsoap.org/soap/encoding/"
-           targetNamespace="http://schemas.xmlsoap.org/soap/encoding/">
-  <xs:attribute name="root">
-    <xs:simpleType><xs:restriction base="xs:boolean"><xs:pattern value="0|1"/></xs:restriction>
-    </xs:simpleType>
-  </xs:attribute>
-  <xs:attributeGroup name="commonAttributes">
-    <xs:attribute name="id" type="xs:ID"/>
-    <xs:attribute name="href" type="xs:anyURI"/>
-    <xs:anyAttribute namespace="##other" processContents="lax"/>
-  </xs:attributeGroup>
-  <xs:simpleType name="arrayCoordinate"><xs:restriction base="xs:string"/></xs:simpleType>
-  <xs:attribute name="arrayType" type="xs:string"/>
-  <xs:attribute name="offset" type="tns:arrayCoordinate"/>
-  <xs:attributeGroup name="arrayAttributes">
-    <xs:attribute ref="tns:arrayType"/>
-    <xs:attribute ref="tns:offset"/>
-  </xs:attributeGroup>
-  <xs:group name="Array">
-    <xs:sequence>
-      <xs:any namespace="##any" minOccurs="0" maxOccurs="unbounded" processContents="lax"/>
-    </xs:sequence>
-  </xs:group>
-  <xs:element name="Array" type="tns:Array"/>
-  <xs:complexType name="Array">
-    <xs:group ref="tns:Array" minOccurs="0"/>
-    <xs:attributeGroup ref="tns:arrayAttributes"/>
-    <xs:attributeGroup ref="tns:commonAttributes"/>
-  </xs:complexType>
-</xs:schema>
-'''
-
 # Rebuilding messages through zeep is slow; larger calls only repeat the same array items.
 REBUILD_MAX_BYTES = 64 * 1024
 
@@ -106,21 +79,78 @@ EXE = os.environ.get('SOAPBENCH_EXE')
 STATE = {}  # filled once by setUpModule: tmp dir, wsdl path, client, transport
 
 
-class LocalTransport(Transport):
-    """Serves local files and SOAP-ENC; fails on any other URL, so nothing goes to the network."""
+# ------------------------------------------------------------------ the server
 
-    def __init__(self):
-        super().__init__()
-        self.loaded = []  # every URL zeep asked for
+def _read_line(proc, timeout):
+    """The server's first stdout line, or None when it does not come within `timeout`."""
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + timeout
+    data = b''
+    try:
+        while b'\n' not in data:
+            left = deadline - time.monotonic()
+            if left <= 0 or not sel.select(left):
+                return None
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                return None
+            data += chunk
+    finally:
+        sel.close()
+    return data.split(b'\n', 1)[0].decode('utf-8', 'replace')
 
-    def load(self, url):
-        self.loaded.append(url)
-        if url == NS_SOAPENC:
-            return SOAPENC_XSD
-        if '://' in url:
-            raise AssertionError('zeep tried to fetch %s' % url)
-        with open(url, 'rb') as f:
-            return f.read()
+
+def stop_server(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    proc.stdout.close()
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def _start(exe, port, stderr):
+    proc = subprocess.Popen([exe, 'serve', '--address', '127.0.0.1', '--port', str(port),
+                             '--threads', '1'],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr)
+    line = _read_line(proc, START_TIMEOUT)
+    match = re.search(r'(https?://[0-9.]+:[0-9]+)', line or '')
+    if match is None:
+        stop_server(proc)
+        return None, None
+    return proc, match.group(1)
+
+
+def start_server(exe, stderr):
+    """(process, base URL) of `soapbench serve` on 127.0.0.1; raises when it does not start."""
+    proc, base = _start(exe, 0, stderr)
+    if proc is None:
+        # A server that cannot report an ephemeral port: choose one here (a small race, tolerable
+        # on a test machine).
+        proc, base = _start(exe, _free_port(), stderr)
+    if proc is None:
+        stderr.seek(0)
+        raise RuntimeError('soapbench serve did not start: '
+                           + stderr.read().decode('utf-8', 'replace'))
+    return proc, base
+
+
+def offline_transport(fetched):
+    """zeep's default transport, environment proxies off (the server is on 127.0.0.1); every URL
+    it fetches is appended to `fetched`."""
+    session = requests.Session()
+    session.trust_env = False
+    session.hooks['response'].append(lambda r, *args, **kwargs: fetched.append(r.url))
+    return Transport(session=session, timeout=10, operation_timeout=10)
 
 
 def run_wsdl(*args):
@@ -136,15 +166,29 @@ def setUpModule():
     if not EXE:
         raise RuntimeError('no soapbench executable: pass it as argv[1] or set SOAPBENCH_EXE')
     tmp = tempfile.mkdtemp(prefix='sb-wsdl-')
+    STATE['tmp'] = tmp
+    stderr = tempfile.TemporaryFile()
+    STATE['stderr'] = stderr
+    proc, base = start_server(EXE, stderr)
+    STATE.update(proc=proc, base=base)
+    # The file `soapbench wsdl --base-url` writes for that server (not the default address, so
+    # the test sees --base-url reach every port and the SOAP-ENC import).
     path = os.path.join(tmp, 'soapbench.wsdl')
     with open(path, 'wb') as f:
-        f.write(run_wsdl('--base-url', BASE_URL))
-    transport = LocalTransport()
+        f.write(run_wsdl('--base-url', base))
+    fetched = []
+    transport = offline_transport(fetched)
     client = zeep.Client(wsdl=path, transport=transport, settings=zeep.Settings(strict=True))
-    STATE.update(tmp=tmp, path=path, client=client, transport=transport)
+    STATE.update(path=path, client=client, transport=transport, fetched=fetched)
 
 
 def tearDownModule():
+    if 'transport' in STATE:
+        STATE['transport'].session.close()
+    if 'proc' in STATE:
+        stop_server(STATE['proc'])
+    if 'stderr' in STATE:
+        STATE['stderr'].close()
     if 'tmp' in STATE:
         shutil.rmtree(STATE['tmp'], ignore_errors=True)
 
@@ -263,8 +307,9 @@ class Document(unittest.TestCase):
         locations = {a.get('location') for a in root.iter('{%s}address' % NS_WSDL_SOAP)}
         self.assertEqual(locations, {DEFAULT_BASE_URL + '/soap'})
 
-    def test_nothing_fetched(self):
-        self.assertEqual(set(STATE['transport'].loaded), {STATE['path'], NS_SOAPENC})
+    def test_only_the_servers_schema_fetched(self):
+        self.assertEqual(STATE['fetched'], [STATE['base'] + SOAPENC_QUERY,
+                                            STATE['base'] + SOAPENC_ITEMS_QUERY])
 
 
 # ------------------------------------------------------------------ zeep's model of it
@@ -281,7 +326,7 @@ class Model(unittest.TestCase):
                 port = ports[name]
                 self.assertEqual(type(port.binding).__name__, binding_class)
                 self.assertEqual(port.binding.name.text, '{%s}%sBinding' % (NS_SVC, name))
-                self.assertEqual(port.binding_options['address'], BASE_URL + '/soap')
+                self.assertEqual(port.binding_options['address'], STATE['base'] + '/soap')
 
     def test_every_operation_with_params_in_order(self):
         for port, (_, _, style, _) in PORTS.items():
@@ -463,8 +508,15 @@ class Schema(unittest.TestCase):
     def setUpClass(cls):
         d = os.path.join(STATE['tmp'], 'xsd')
         os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, 'soapenc.xsd'), 'wb') as f:
-            f.write(SOAPENC_XSD)
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        for query, name in [(SOAPENC_QUERY, 'soapenc.xsd'), (SOAPENC_ITEMS_QUERY, 'items.xsd')]:
+            with opener.open(STATE['base'] + query, timeout=10) as r:
+                data = r.read()
+            # libxml2 reads local files only: soapenc.xsd's relative import names items.xsd.
+            data = data.replace(b'schemaLocation="?xsd=soap-encoding-items"',
+                                b'schemaLocation="items.xsd"')
+            with open(os.path.join(d, name), 'wb') as f:
+                f.write(data)
         wsdl = etree.parse(STATE['path']).getroot()
         cls.wsdl = wsdl
         imports = []

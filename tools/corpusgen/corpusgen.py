@@ -105,7 +105,7 @@ def seed_specs(family, chain):
     pair('echoArray', [[1, 2, 3], [4, 5]], [1, 2, 3, 4, 5])
     pair('boolean', [], True)
     pair('now', [], inputs.SEED_TIME)
-    pair('complex', [inputs.persons()], inputs.persons())
+    pair('complex', [inputs.persons_sent()], inputs.persons())
     pair('fail', [], Message('fail', 'fault', Fault(4, 'division by zero')))
     pair('getRate', ['USA', 'japan'], 1.25)
     pair('sendString', [inputs.words_text(inputs.rng('sendString'), 1000)], None)
@@ -150,7 +150,7 @@ def variant_specs(family):
     for tag, style in [('compact', {'pretty': False}), ('nodecl', {'decl': False})]:
         both('getRate', ['USA', 'japan'], 1.25, tag, **style)
         concat(list(inputs.SEED_CONCAT), tag, **style)
-        both('complex', [inputs.persons()], inputs.persons(), tag, **style)
+        both('complex', [inputs.persons_sent()], inputs.persons(), tag, **style)
     concat(inputs.cdata_strings(), 'cdata')
     concat(list(inputs.MARKUP_STRINGS), 'escaped')
     concat(list(inputs.UNICODE_STRINGS), 'unicode')
@@ -159,7 +159,7 @@ def variant_specs(family):
         charrefs['note'] = inputs.charref_note()
     if family == 'soap11-rpc-encoded':
         charrefs['type_charref'] = True
-        both('complex', [inputs.persons()], inputs.persons(), 'inline', multiref=False)
+        both('complex', [inputs.persons_sent()], inputs.persons(), 'inline', multiref=False)
     concat(inputs.charref_strings(), 'charrefs', **charrefs)
     out.append(Spec(family, Message('concat', 'call', list(inputs.SEED_CONCAT)), 'comments',
                     ['variant'], None, DEFAULT_STYLE._replace(comments=True)))

@@ -4,7 +4,7 @@ from collections import namedtuple
 
 import json_writer
 import xml_tree
-from contract import STRUCTS, DateTime, StyledStr, b64, is_array, item_type
+from contract import STRUCTS, DateTime, StyledStr, b64, is_array, item_type, value_type
 from xml_tree import Comment, Document, PI, el
 
 XML_FAMILIES = ['xmlrpc', 'soap11-rpc-encoded', 'soap11-rpc-literal', 'soap11-doc-literal',
@@ -21,7 +21,8 @@ NS_NOTE = 'urn:soapbench:note'
 
 # pretty: 2-space indentation (else no whitespace between markup); decl: XML declaration;
 # multiref: rpc/encoded structs of `complex` (no other operation) as href/id multiRefs;
-# comments: a PI after the declaration and a comment between two parameters; note: a
+# comments: a comment between two parameters, and in XML-RPC a PI after the declaration
+# (SOAP forbids PIs: its PI messages are hostile files, hostile.py); note: a
 # StyledStr written as a namespace-qualified attribute on the SOAP Envelope; type_charref:
 # write the ':' of xsi:type="xsd:string" as a character reference; indent: JSON indentation
 # (0 = compact).
@@ -42,6 +43,7 @@ def _xmlrpc_words(v):
 # ---------------------------------------------------------------- XML-RPC
 
 def _xmlrpc_value(v, t, int_tag):
+    t = value_type(v, t)
     if is_array(t):
         it = item_type(t)
         data = el('data', *[_xmlrpc_value(x, it, int_tag) for x in v])
@@ -121,6 +123,7 @@ def _soap_text(v, t):
 
 
 def _literal(name, v, t):
+    t = value_type(v, t)
     if is_array(t):
         it = item_type(t)
         return el(name, *[_literal('item', x, it) for x in v])
@@ -150,6 +153,7 @@ class _Encoded:
         return name
 
     def value(self, name, v, t):
+        t = value_type(v, t)
         if is_array(t):
             it = item_type(t)
             array_type = '%s[%d]' % (str(self.xsi_type(it)), len(v))
@@ -282,6 +286,6 @@ def encode(family, msg, style=DEFAULT_STYLE, with_digest=True):
     if style.decl:
         classic = family == 'soap11-rpc-encoded' and msg.op.name == 'getRate'
         decl = "'" if classic else '"'
-    prolog = [PI(*PI_NODE)] if style.comments else []
+    prolog = [PI(*PI_NODE)] if style.comments and family == 'xmlrpc' else []
     doc = Document(root, decl=decl, prolog=prolog)
     return xml_tree.serialize(doc, style.pretty), xml_tree.digest(doc) if with_digest else None

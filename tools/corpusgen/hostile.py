@@ -59,7 +59,37 @@ def _markup_message(family):
     s2 = StyledStr('caf\u00e9 & "x"', xml=[('text', 'caf'), ('dec', '\u00e9'), ('text', ' '),
                                             ('entity', '&'), ('text', ' '), ('entity', '"'),
                                             ('text', 'x'), ('entity', '"')])
-    return _msg(family, 'concat', [s1, s2, 'World'], DEFAULT_STYLE._replace(comments=True))
+    data = _msg(family, 'concat', [s1, s2, 'World'], DEFAULT_STYLE._replace(comments=True))
+    if b'<?soapbench' not in data:  # SOAP `comments` variants have no PI (families.py)
+        data = _replace_once(data, b'?>\n', b'?>\n<?soapbench variant="comments"?>\n')
+    return data
+
+
+def _pi_after_comment(data):
+    """A comment, then a PI, after the XML declaration (tinyxml2 accepts PIs only before
+    anything else)."""
+    decl_end = data.index(b'?>\n') + 3
+    return (data[:decl_end] + b'<!-- a comment first -->\n<?app-hint keep="yes"?>\n'
+            + data[decl_end:])
+
+
+def _pi_files():
+    """PIs in a message: legal in XML-RPC (decoded like the message without them), forbidden
+    in SOAP (SOAP 1.1 Section 3, SOAP 1.2 Part 1 Section 5: refused at the decode level)."""
+    out = []
+    for family, label, forbidden in [('xmlrpc', 'xmlrpc', False),
+                                     ('soap11-rpc-literal', 'soap11', True),
+                                     ('soap12-doc-literal', 'soap12', True)]:
+        data = _msg(family, 'concat', ['Hello', ', ', 'World'])
+        rule = ('SOAP forbids PIs: the decode level refuses it' if forbidden else
+                'legal in XML-RPC: decodes as concat("Hello", ", ", "World")')
+        out.append(('pi-after-comment-' + label, family, 'processing-instruction',
+                    'a comment, then a processing instruction, after the XML declaration; '
+                    + rule, _pi_after_comment(data)))
+        out.append(('pi-in-content-' + label, family, 'processing-instruction',
+                    'a processing instruction inside a string\'s text (Hel<?pi?>lo); ' + rule,
+                    _replace_once(data, b'Hello', b'Hel<?app-hint inside?>lo')))
+    return out
 
 
 # (name, what the cut is inside of / after, SOAP marker, XML-RPC marker, bytes of the marker
@@ -368,7 +398,7 @@ def xml_files():
          'a UTF-16LE document (with BOM) whose XML declaration says encoding="UTF-8"',
          b'\xff\xfe' + unicode_rpclit.decode('utf-8').encode('utf-16-le')),
     ]
-    return files
+    return files + _pi_files()
 
 
 def _quadratic_blowup():

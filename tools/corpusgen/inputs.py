@@ -103,6 +103,20 @@ def persons():
             _person(4, 'Dana Okafor', 55.8, '1980-05-01T06:45:30', [kid[4]])]
 
 
+def persons_sent():
+    """persons() as the JSON-RPC vs XML-RPC comparison's client sends them to `complex`:
+    birthdates as Python's str(datetime), '1975-02-14 08:30:00' (the shared child stays one
+    object)."""
+    sent = {}
+
+    def convert(p):
+        if id(p) not in sent:
+            sent[id(p)] = dict(p, birthdate=p['birthdate'].iso.replace('T', ' '),
+                               children=[convert(c) for c in p['children']])
+        return sent[id(p)]
+    return [convert(p) for p in persons()]
+
+
 def chain_steps(n):
     """The first n steps of the getChain document (a prefix is stable as n grows)."""
     r = rng('getChain')
