@@ -7,12 +7,12 @@ set -eu
 PACKAGES="
 build-essential cmake ninja-build git pkg-config ca-certificates
 libpugixml-dev librapidxml-dev libtinyxml2-dev libxml2-dev libxerces-c-dev libexpat1-dev
-rapidjson-dev libsimdjson-dev
+rapidjson-dev libsimdjson-dev libxxhash-dev
 libboost-dev libssl-dev openssl zlib1g-dev
 libcli11-dev libfmt-dev
 libgtest-dev libgmock-dev libbenchmark-dev libbenchmark-tools
 clang clang-format libclang-rt-14-dev valgrind
-python3 python3-lxml python3-zeep python3-matplotlib python3-scipy
+python3 python3-lxml python3-xxhash python3-zeep python3-matplotlib python3-scipy
 libxml2-utils curl util-linux iproute2
 "
 
