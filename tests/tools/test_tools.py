@@ -507,6 +507,13 @@ class IcountTest(Tmp):
             self.assertGreater(count, 100, name)
         self.assertTrue(docs[0]["context"].get("machine_id"))
         self.assertEqual(docs[0]["icount"]["iterations"], 3)
+        # Keyed by build: the facts that decide counts, the same for both runs.
+        meta = docs[0]["icount"]
+        self.assertRegex(meta["build_key"], r"^[0-9a-f]{12}$")
+        self.assertEqual(meta["build_key"], docs[1]["icount"]["build_key"])
+        self.assertRegex(meta["build"]["isa_level"], r"^x86-64-v\d$")
+        self.assertTrue(any(n.startswith("libc.so") for n in meta["build"]["shared_libraries"]))
+        self.assertIn("pugixml", meta["build"]["libraries"])
         # And compare calls two identical counts `same`.
         _proc, v = self.compare(self.path("icount0.json"), self.path("icount1.json"), check=0)
         self.assertEqual(set(v.values()), {"same"})
