@@ -141,6 +141,22 @@ else()
   sb_missing(simdjson libsimdjson-dev ${_sb_req})
 endif()
 
+# --- xxHash (libxxhash-dev; the Digest's hash, XXH3 64, so every adapter needs it) ---
+# apt: libxxhash-dev
+find_path(SB_XXHASH_INCLUDE xxhash.h)
+find_library(SB_XXHASH_LIBRARY xxhash)
+if(NOT SB_XXHASH_INCLUDE OR NOT SB_XXHASH_LIBRARY)
+  sb_missing(xxHash libxxhash-dev ON)
+endif()
+add_library(sb::xxhash UNKNOWN IMPORTED)
+set_target_properties(sb::xxhash PROPERTIES IMPORTED_LOCATION "${SB_XXHASH_LIBRARY}"
+                                            INTERFACE_INCLUDE_DIRECTORIES "${SB_XXHASH_INCLUDE}")
+foreach(_part MAJOR MINOR RELEASE)
+  sb_header_define("${SB_XXHASH_INCLUDE}/xxhash.h" XXH_VERSION_${_part} _xxh_${_part})
+endforeach()
+set(SB_XXHASH_VERSION "${_xxh_MAJOR}.${_xxh_MINOR}.${_xxh_RELEASE}")
+sb_found(xxHash "${SB_XXHASH_VERSION}")
+
 # --- Boost: Asio and Beast (libboost-dev, header only) ---
 # apt: libboost-dev
 find_package(Boost 1.74 CONFIG QUIET)
@@ -201,7 +217,7 @@ endif()
 sb_found("Google Benchmark" "${benchmark_VERSION}")
 
 # --- Python with Debian's modules (python3, python3-lxml, ...): tools and tests ---
-# apt: python3 python3-lxml python3-zeep python3-matplotlib python3-scipy
+# apt: python3 python3-lxml python3-xxhash python3-zeep python3-matplotlib python3-scipy
 set(SB_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with Debian's modules (not the one on PATH)")
 if(NOT EXISTS "${SB_PYTHON}")
   sb_missing(python3 python3 ON)

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <new>
+
+#define XXH_STATIC_LINKING_ONLY  // XXH3_state_t's layout, for XXH3_64bits_reset
+#include <xxhash.h>
 
 namespace sb {
 
@@ -26,6 +30,36 @@ std::string hex16(std::uint64_t v) {
 }
 
 }  // namespace
+
+StreamHash::~StreamHash() { XXH3_freeState(state_); }
+
+void StreamHash::flush() {
+  if (!streaming_) {
+    if (state_ == nullptr) state_ = XXH3_createState();
+    if (state_ == nullptr) throw std::bad_alloc();
+    XXH3_64bits_reset(state_);
+    streaming_ = true;
+  }
+  XXH3_64bits_update(state_, buf_, used_);
+  used_ = 0;
+}
+
+void StreamHash::slice_slow(std::string_view s) {
+  while (!s.empty()) {
+    if (used_ == kChunk) flush();
+    const std::size_t n = std::min(s.size(), kChunk - used_);
+    std::memcpy(buf_ + used_, s.data(), n);
+    used_ += n;
+    s.remove_prefix(n);
+  }
+  byte(0);
+}
+
+std::uint64_t StreamHash::value() {
+  if (!streaming_) return XXH3_64bits(buf_, used_);
+  flush();
+  return XXH3_64bits_digest(state_);
+}
 
 std::string_view format_name(Format f) { return f == Format::xml ? "xml" : "json"; }
 
@@ -57,9 +91,7 @@ void XmlDigestBuilder::flush_text() {
   if (pending_.empty()) return;
   if (!is_xml_space_only(pending_)) {
     counts_.text_bytes += pending_.size();
-    hash_.byte('T');
-    hash_.bytes(pending_);
-    hash_.byte(0);
+    hash_.tagged('T', pending_);
   }
   pending_.clear();
 }
@@ -68,9 +100,7 @@ bool XmlDigestBuilder::start_element(std::string_view qname, XmlAttributes attri
   flush_text();
   ++depth_;
   ++counts_.elements;
-  hash_.byte('S');
-  hash_.bytes(qname);
-  hash_.byte(0);
+  hash_.tagged('S', qname);
   sorted_.clear();
   for (const XmlAttribute& a : attributes) {
     if (!is_namespace_declaration(a.qname)) sorted_.push_back(a);
@@ -89,11 +119,8 @@ bool XmlDigestBuilder::start_element(std::string_view qname, XmlAttributes attri
   }
   counts_.attributes += sorted_.size();
   for (const XmlAttribute& a : sorted_) {
-    hash_.byte('A');
-    hash_.bytes(a.qname);
-    hash_.byte(0);
-    hash_.bytes(a.value);
-    hash_.byte(0);
+    hash_.tagged('A', a.qname);
+    hash_.slice(a.value);
   }
   return true;
 }
@@ -101,9 +128,7 @@ bool XmlDigestBuilder::start_element(std::string_view qname, XmlAttributes attri
 bool XmlDigestBuilder::end_element(std::string_view qname) {
   flush_text();
   if (depth_ > 0) --depth_;
-  hash_.byte('E');
-  hash_.bytes(qname);
-  hash_.byte(0);
+  hash_.tagged('E', qname);
   return true;
 }
 

@@ -12,6 +12,8 @@
 
 #include "parsers/events.h"
 
+struct XXH3_state_s;  // <xxhash.h>, included by digest.cpp only
+
 namespace sb {
 
 enum class Format { xml, json };
@@ -32,29 +34,65 @@ struct Digest {
   std::uint64_t strings = 0;       // string values (keys excluded)
   std::uint64_t numbers = 0;       // numbers
   std::uint64_t string_bytes = 0;  // unescaped bytes of keys and string values
-  std::uint64_t hash = 0;          // FNV-1a 64 over the canonical event stream
+  std::uint64_t hash = 0;          // XXH3 64 over the canonical event stream
 
   // The manifest's JSON form, e.g. {"elements":5,"attributes":4,"text_bytes":8,"hash":"…"}.
   std::string to_json() const;
   friend bool operator==(const Digest&, const Digest&) = default;
 };
 
-// FNV-1a, 64 bit.
-class Fnv1a {
+// XXH3 64-bit (seed 0) of a byte stream that arrives in small pieces. The pieces are gathered
+// in a buffer and handed to XXH3 a chunk at a time: XXH3's own update costs tens of
+// instructions per call, and most pieces here are a tag byte or a short name.
+class StreamHash {
  public:
-  void byte(std::uint8_t b) { h_ = (h_ ^ b) * 0x100000001b3ULL; }
-  void bytes(std::string_view s) {
-    for (unsigned char c : s) byte(c);
+  StreamHash() = default;
+  ~StreamHash();
+  StreamHash(const StreamHash&) = delete;
+  StreamHash& operator=(const StreamHash&) = delete;
+
+  // One byte.
+  void byte(std::uint8_t b) {
+    if (used_ == kChunk) flush();
+    buf_[used_++] = b;
   }
-  // 8 bytes little-endian.
-  void u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) byte(static_cast<std::uint8_t>(v >> (8 * i)));
+  // The bytes of s, then a 0 byte.
+  void slice(std::string_view s) {
+    if (s.size() >= kChunk - used_) return slice_slow(s);
+    std::memcpy(buf_ + used_, s.data(), s.size());
+    buf_[used_ + s.size()] = 0;
+    used_ += s.size() + 1;
   }
-  std::uint64_t value() const { return h_; }
-  void reset() { h_ = 0xcbf29ce484222325ULL; }
+  // `tag`, the bytes of s, then a 0 byte: the digest's usual event.
+  void tagged(char tag, std::string_view s) {
+    byte(static_cast<std::uint8_t>(tag));
+    slice(s);
+  }
+  // `tag`, then v as 8 bytes little-endian.
+  void tagged_u64(char tag, std::uint64_t v) {
+    if (kChunk - used_ < 9) flush();
+    buf_[used_] = static_cast<std::uint8_t>(tag);
+    for (int i = 0; i < 8; ++i) buf_[used_ + 1 + i] = static_cast<std::uint8_t>(v >> (8 * i));
+    used_ += 9;
+  }
+  // The hash of everything since reset() (hands the buffer to XXH3: not const, but repeatable).
+  std::uint64_t value();
+  // Starts a new stream (keeps XXH3's state allocated).
+  void reset() {
+    used_ = 0;
+    streaming_ = false;
+  }
 
  private:
-  std::uint64_t h_ = 0xcbf29ce484222325ULL;  // running hash
+  static constexpr std::size_t kChunk = 4096;  // bytes gathered per XXH3 update
+
+  void flush();
+  void slice_slow(std::string_view s);
+
+  std::uint8_t buf_[kChunk];       // bytes not yet handed to XXH3
+  std::size_t used_ = 0;           // bytes in buf_
+  bool streaming_ = false;         // state_ holds earlier chunks (else buf_ is all of it)
+  XXH3_state_s* state_ = nullptr;  // XXH3's streaming state, made on first need and kept
 };
 
 // Builds an XML Digest from events; coalesces text pieces and drops whitespace-only runs.
@@ -74,7 +112,7 @@ class XmlDigestBuilder {
  private:
   void flush_text();
 
-  Fnv1a hash_;                        // running hash
+  StreamHash hash_;                   // running hash
   Digest counts_;                     // counts so far
   std::string pending_;               // text since the last tag (coalesced)
   std::vector<XmlAttribute> sorted_;  // scratch: attributes sorted by qname
@@ -99,16 +137,14 @@ class JsonDigestBuilder {
   }
   bool int_value(std::int64_t i) {
     ++counts_.numbers;
-    hash_.byte('I');
-    hash_.u64(static_cast<std::uint64_t>(i));
+    hash_.tagged_u64('I', static_cast<std::uint64_t>(i));
     return true;
   }
   bool double_value(double d) {
     ++counts_.numbers;
     std::uint64_t bits;
     std::memcpy(&bits, &d, sizeof bits);
-    hash_.byte('D');
-    hash_.u64(bits);
+    hash_.tagged_u64('D', bits);
     return true;
   }
   bool bool_value(bool b) { return mark(b ? 't' : 'f'); }
@@ -127,14 +163,12 @@ class JsonDigestBuilder {
   }
   bool str(char c, std::string_view s) {
     counts_.string_bytes += s.size();
-    hash_.byte(static_cast<std::uint8_t>(c));
-    hash_.bytes(s);
-    hash_.byte(0);
+    hash_.tagged(c, s);
     return true;
   }
 
-  Fnv1a hash_;     // running hash
-  Digest counts_;  // counts so far
+  StreamHash hash_;  // running hash
+  Digest counts_;    // counts so far
 };
 
 static_assert(XmlSink<XmlDigestBuilder>);

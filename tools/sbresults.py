@@ -6,6 +6,7 @@ with /usr/bin/python3 (Debian's, which also has matplotlib and scipy for the too
 """
 import datetime as _dt
 import glob
+import hashlib
 import json
 import math
 import os
@@ -195,13 +196,53 @@ def results_of(doc):
     return out
 
 
+# --- the instruction-count baseline's key -----------------------------------------------
+
+# Instruction counts depend on the code that runs, not on the machine's speed: the compiler, the
+# libraries (the adapters' and the shared objects parse_bench loads, glibc's string functions
+# among them), the instruction-set level chosen at run time (glibc's ifuncs and simdjson's
+# kernel, as valgrind's CPU presents them) and valgrind. Not on CPU model, caches, core count or
+# host name: a baseline keyed by these facts applies to every machine of the same build.
+_KERNEL = re.compile(r"'(\w+)' kernel")
+
+
+def icount_build(ctx, runtime):
+    """The facts that decide instruction counts: ctx is parse_bench's context (as run under
+    valgrind), runtime what tools/icount found out about the process (isa_level, glibc,
+    valgrind, shared_libraries)."""
+    libs = {k[len("lib_"):]: str(v) for k, v in ctx.items() if k.startswith("lib_")}
+    kernels = sorted({m.group(1) for k, v in ctx.items() if k.startswith("adapter:")
+                      for m in _KERNEL.finditer(str(v))})
+    return {"compiler": ctx.get("compiler"), "build": ctx.get("build"), "libraries": libs,
+            "simdjson_kernels": kernels, **runtime}
+
+
+def icount_build_key(build):
+    """12 hex digits naming a build (icount_build's dict): results/icount/<key>/."""
+    raw = json.dumps(build, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(raw).hexdigest()[:12]
+
+
+def icount_key(doc):
+    """The build key of a tools/icount file, or None for files written before builds had keys
+    (those lived in results/<machine-id>/icount/ and stay readable there)."""
+    got = doc.get("icount", {}).get("build_key") if isinstance(doc.get("icount"), dict) else None
+    return str(got) if got else None
+
+
+def icount_dir(results_dir, key):
+    """Where the counts of one build live: results/icount/<key>/ (baseline.json and runs)."""
+    return os.path.join(results_dir, "icount", key)
+
+
 # --- finding files and machines ---------------------------------------------------------
 
 def machine_dirs(results_dir=RESULTS_DIR):
     if not os.path.isdir(results_dir):
         return []
     return sorted(d for d in os.listdir(results_dir)
-                  if os.path.isdir(os.path.join(results_dir, d)) and not d.startswith("."))
+                  if os.path.isdir(os.path.join(results_dir, d)) and not d.startswith(".")
+                  and d != "icount")  # results/icount/<build-key>/: counts, keyed by build
 
 
 def run_files(machine_dir):

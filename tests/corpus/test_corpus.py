@@ -20,6 +20,7 @@ import xml.parsers.expat
 import xmlrpc.client
 from pathlib import Path
 
+import xxhash
 from lxml import etree
 
 REPO = Path(__file__).resolve().parents[2]
@@ -138,15 +139,8 @@ def message(entry, kind_value):
 
 # ------------------------------------------------------------------ digests (docs/corpus.md)
 
-def fnv1a64(data):
-    h, p, mask = 0xcbf29ce484222325, 0x100000001b3, 0xFFFFFFFFFFFFFFFF
-    n = len(data) & ~3
-    it = iter(memoryview(data)[:n])
-    for a, b, c, d in zip(it, it, it, it):  # 4 bytes a step; mod 2**64 commutes with it
-        h = (((((h ^ a) * p ^ b) * p ^ c) * p ^ d) * p) & mask
-    for b in data[n:]:
-        h = ((h ^ b) * p) & mask
-    return '%016x' % h
+def xxh3_hex(data):
+    return xxhash.xxh3_64_hexdigest(data)  # XXH3 64, seed 0, 16 lowercase hex digits
 
 
 def expat_digest(data):
@@ -194,7 +188,7 @@ def expat_digest(data):
     p.CharacterDataHandler = chars
     p.Parse(data, True)
     return {'elements': st['elements'], 'attributes': st['attributes'],
-            'text_bytes': st['text_bytes'], 'hash': fnv1a64(buf)}
+            'text_bytes': st['text_bytes'], 'hash': xxh3_hex(buf)}
 
 
 class Pairs(list):
@@ -237,7 +231,7 @@ def json_digest(value):
             buf.extend(b'}')
 
     walk(value)
-    c['hash'] = fnv1a64(buf)
+    c['hash'] = xxh3_hex(buf)
     return c
 
 

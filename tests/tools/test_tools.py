@@ -38,6 +38,18 @@ sys.path.insert(0, TOOLS)
 import sbresults as sb  # noqa: E402
 
 
+# The build facts of a tools/icount file (sbresults.icount_build), for hand-made files.
+BUILD = {"compiler": "g++ 12.2.0", "build": "release", "libraries": {"pugixml": "1.13"},
+         "simdjson_kernels": ["haswell"], "isa_level": "x86-64-v3", "glibc": "glibc 2.36",
+         "valgrind": "valgrind-3.19.0", "shared_libraries": ["libc.so.6"]}
+
+
+def build_key(build):
+    sys.path.insert(0, TOOLS)
+    import sbresults
+    return sbresults.icount_build_key(build)
+
+
 def tool(name, *args, check=None):
     proc = subprocess.run([PY, os.path.join(TOOLS, name), *args], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, timeout=600, cwd=REPO)
@@ -204,10 +216,15 @@ class CompareTest(Tmp):
                                 "--thresholds", self.path("other.json"), check=1)
         self.assertEqual([n for n, x in v.items() if x == "regression"], [first])
 
-    def icount_file(self, path, instr, iterations=20, machine="m1"):
-        dump({"context": {"machine_id": machine, "git_sha": "x"},
+    def icount_file(self, path, instr, iterations=20, machine="m1", build=None):
+        """A tools/icount file; build: the icount build facts (keyed) or None (an older file)."""
+        meta = {"iterations": iterations}
+        if build is not None:
+            meta.update(build=build, build_key=build_key(build))
+        dump({"context": {"machine_id": machine, "git_sha": "x",
+                          "date": "2025-01-01T00:00:00+00:00"},
               "instructions": {f"{n}/iterations:{iterations}": c for n, c in instr.items()},
-              "icount": {"iterations": iterations}}, path)
+              "icount": meta}, path)
 
     def test_icount_files(self):
         base = {"decode/a/xmlrpc/add.call": 10000.0, "decode/b/xmlrpc/add.call": 20000.0,
@@ -231,21 +248,59 @@ class CompareTest(Tmp):
         self.assertEqual(v["decode/c/xmlrpc/add.call"], "improvement")
 
     def test_icount_against_baseline(self):
+        # Counts are keyed by build, not machine: a baseline made on machine m1 applies on m2.
         results = self.path("results")
-        self.icount_file(self.path("build-icount.json"), {"decode/a/x/y": 1000.0}, machine="m1")
-        dump(dict(load(self.path("build-icount.json")), instructions={"decode/a/x/y": 1020.0}),
-             self.path("new-icount.json"))
+        build = dict(BUILD)
+        self.icount_file(self.path("build-icount.json"), {"decode/a/x/y": 1000.0}, machine="m1",
+                         build=build)
+        self.icount_file(self.path("new-icount.json"), {"decode/a/x/y": 1020.0}, machine="m2",
+                         build=build)
+        key = build_key(build)
         proc = tool("compare", "--results-dir", results, "--against-baseline",
                     self.path("new-icount.json"), check=0)
-        self.assertIn("no baseline for machine m1: run tools/results baseline --icount", proc.stdout)
-        os.makedirs(os.path.join(results, "m1", "icount"))
-        shutil.copy(self.path("build-icount.json"),
-                    os.path.join(results, "m1", "icount", "20250101-000000_x.json"))
-        tool("results", "--results-dir", results, "--machine", "m1", "baseline", "--icount",
+        self.assertIn(f"no baseline for build {key}: run tools/results baseline --icount",
+                      proc.stdout)
+        tool("results", "--results-dir", results, "save", self.path("build-icount.json"),
              check=0)
-        self.assertTrue(os.path.exists(os.path.join(results, "m1", "icount", "baseline.json")))
-        tool("compare", "--results-dir", results, "--against-baseline",
-             self.path("new-icount.json"), check=1)   # +2% instructions
+        self.assertEqual(os.listdir(os.path.join(results, "icount", key)),
+                         ["20250101-000000_x.json"])
+        tool("results", "--results-dir", results, "baseline", "--icount", check=0)
+        self.assertTrue(os.path.exists(os.path.join(results, "icount", key, "baseline.json")))
+        proc = tool("compare", "--results-dir", results, "--against-baseline",
+                    self.path("new-icount.json"), check=1)   # +2% instructions, other machine
+        self.assertIn("verdict (instruction counts): FAIL", proc.stdout)
+        self.assertNotIn("different machines", proc.stdout)
+        proc = tool("results", "--results-dir", results, "list", check=0)
+        self.assertIn(f"icount build {key}: g++ 12.2.0", proc.stdout)
+        # Another compiler is another build: no baseline, and the message says what differs.
+        other = dict(build, compiler="clang 14.0.6")
+        self.icount_file(self.path("clang.json"), {"decode/a/x/y": 1000.0}, build=other)
+        proc = tool("compare", "--results-dir", results, "--against-baseline",
+                    self.path("clang.json"), check=0)
+        self.assertIn(f"no baseline for build {build_key(other)}", proc.stdout)
+        self.assertIn("compiler: g++ 12.2.0 -> clang 14.0.6", proc.stdout)
+
+    def test_icount_build_key_ignores_the_machine(self):
+        sys.path.insert(0, TOOLS)
+        import sbresults
+        ctx = {"compiler": "g++ 12.2.0", "build": "release", "lib_pugixml": "1.13",
+               "cpu_model": "AMD EPYC", "caches": "L1d=32K", "host_name": "vm", "machine_id": "a",
+               "adapter:simdjson/dom": "mode=dom::parser with the 'haswell' kernel"}
+        runtime = {"isa_level": "x86-64-v3", "glibc": "glibc 2.36", "valgrind": "valgrind-3.19.0",
+                   "shared_libraries": ["libc.so.6"]}
+        build = sbresults.icount_build(ctx, runtime)
+        self.assertEqual(build["simdjson_kernels"], ["haswell"])
+        self.assertEqual(build["libraries"], {"pugixml": "1.13"})
+        other_machine = dict(ctx, cpu_model="Intel Xeon", caches="L1d=48K", host_name="ci",
+                             machine_id="b")
+        self.assertEqual(sbresults.icount_build_key(sbresults.icount_build(other_machine, runtime)),
+                         sbresults.icount_build_key(build))
+        for changed in (dict(ctx, lib_pugixml="1.14"), dict(ctx, compiler="g++ 13.1.0")):
+            self.assertNotEqual(sbresults.icount_build_key(sbresults.icount_build(changed, runtime)),
+                                sbresults.icount_build_key(build))
+        self.assertNotEqual(sbresults.icount_build_key(
+            sbresults.icount_build(ctx, dict(runtime, isa_level="x86-64-v2"))),
+            sbresults.icount_build_key(build))
 
     def test_pairs_across_repeats_and_iterations_suffixes(self):
         # parse_bench's headline benchmarks carry Google Benchmark's /repeats:5 (per-benchmark
@@ -586,6 +641,13 @@ class IcountTest(Tmp):
             self.assertGreater(count, 100, name)
         self.assertTrue(docs[0]["context"].get("machine_id"))
         self.assertEqual(docs[0]["icount"]["iterations"], 3)
+        # Keyed by build: the facts that decide counts, the same for both runs.
+        meta = docs[0]["icount"]
+        self.assertRegex(meta["build_key"], r"^[0-9a-f]{12}$")
+        self.assertEqual(meta["build_key"], docs[1]["icount"]["build_key"])
+        self.assertRegex(meta["build"]["isa_level"], r"^x86-64-v\d$")
+        self.assertTrue(any(n.startswith("libc.so") for n in meta["build"]["shared_libraries"]))
+        self.assertIn("pugixml", meta["build"]["libraries"])
         # And compare calls two identical counts `same`.
         _proc, v = self.compare(self.path("icount0.json"), self.path("icount1.json"), check=0)
         self.assertEqual(set(v.values()), {"same"})

@@ -3,7 +3,7 @@
 import json
 import struct
 
-from digest import fnv1a64, hex64
+from digest import event_hash, hex64
 
 _ESCAPES = {'"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b',
             '\f': '\\f'}
@@ -121,5 +121,5 @@ def digest(value):
             raise TypeError(repr(v))
 
     walk(value)
-    c['hash'] = hex64(fnv1a64(buf))
+    c['hash'] = hex64(event_hash(buf))
     return c

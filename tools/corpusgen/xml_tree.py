@@ -5,7 +5,7 @@ independent statement of what a parser must report."""
 
 import re
 
-from digest import fnv1a64, hex64
+from digest import event_hash, hex64
 
 # How a piece of character data is written; all decode to the same characters.
 #   text   - literal, with & < > escaped as &amp; &lt; &gt;
@@ -227,5 +227,5 @@ def digest(doc):
         buf.extend(ends[q])
 
     walk(doc.root)
-    counts['hash'] = hex64(fnv1a64(buf))
+    counts['hash'] = hex64(event_hash(buf))
     return counts
