@@ -11,7 +11,7 @@
 
 #include "codecs/decode.h"
 #include "codecs/value.h"
-#include "parsers/events.h"
+#include "core/events.h"
 
 namespace sb::rpc {
 
@@ -22,7 +22,7 @@ class JsonDecoder {
   // Prepares to decode one message into `out` (cleared here).
   void reset(const DecodeContext& context, Message* out);
 
-  // Events (parsers/events.h). Each returns false once an error is recorded.
+  // Events (core/events.h). Each returns false once an error is recorded.
   bool start_object();
   bool key(std::string_view k);
   bool end_object();

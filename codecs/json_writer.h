@@ -15,7 +15,7 @@
 
 namespace sb::rpc {
 
-// The calls a JSON encoder makes; the names mirror the JsonSink events (parsers/events.h).
+// The calls a JSON encoder makes; the names mirror the JsonSink events (core/events.h).
 // Errors are sticky: a call that cannot be honoured records the first reason and later calls are
 // ignored, so encoders check once, at finish(). Keys and strings are data (any bytes offered).
 class JsonWriter {

@@ -1,6 +1,6 @@
 // Processing instructions in a message. XML-RPC allows them; SOAP forbids them (SOAP 1.1
 // Section 3, SOAP 1.2 Part 1 Section 5: a receiver should fault). The XML event interface does
-// not report PIs (parsers/events.h), so the decode level finds them in the bytes, before any
+// not report PIs (core/events.h), so the decode level finds them in the bytes, before any
 // library reads the message: every adapter then refuses a SOAP message with a PI alike.
 #pragma once
 

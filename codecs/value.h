@@ -1,4 +1,4 @@
-// The RPC value model (DESIGN.md "canonical values"): what every codec decodes to and encodes from.
+// The RPC value model (docs/service.md, canonical values): what every codec decodes to and encodes from.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // XmlDecoder: the XML event sink of the `decode` level. One streaming state machine for
 // XML-RPC and SOAP 1.1/1.2 in all three styles; the family is detected from the content.
-// Written once against parsers/events.h, so every XML adapter drives the same codec.
+// Written once against core/events.h, so every XML adapter drives the same codec.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 #include "codecs/decode.h"
 #include "codecs/value.h"
-#include "parsers/events.h"
+#include "core/events.h"
 
 namespace sb::rpc {
 
@@ -22,7 +22,7 @@ class XmlDecoder {
   // Prepares to decode one message into `out` (cleared here).
   void reset(const DecodeContext& context, Message* out);
 
-  // Events (parsers/events.h). Each returns false once an error is recorded.
+  // Events (core/events.h). Each returns false once an error is recorded.
   bool start_element(std::string_view qname, XmlAttributes attributes);
   bool text(std::string_view chars);
   bool end_element(std::string_view qname);

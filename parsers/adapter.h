@@ -9,7 +9,7 @@
 #include "codecs/decode.h"
 #include "codecs/value.h"
 #include "parsers/digest.h"
-#include "parsers/events.h"
+#include "core/events.h"
 #include "parsers/message_buffer.h"
 #include "parsers/status.h"
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/events.h"
+#include "core/events.h"
 
 struct XXH3_state_s;  // <xxhash.h>, included by digest.cpp only
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/events.h"
+#include "core/events.h"
 #include "parsers/status.h"
 
 namespace sb::libxml2 {

@@ -7,7 +7,7 @@
 
 #include <string_view>
 
-#include "parsers/events.h"
+#include "core/events.h"
 #include "parsers/status.h"
 
 namespace sb {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "parsers/events.h"
+#include "core/events.h"
 
 namespace sb {
 

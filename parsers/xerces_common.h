@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/events.h"
+#include "core/events.h"
 #include "parsers/message_buffer.h"
 #include "parsers/status.h"
 
