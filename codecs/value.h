@@ -1,4 +1,5 @@
-// The RPC value model (docs/service.md, canonical values): what every codec decodes to and encodes from.
+// The RPC value model (docs/service.md, canonical values): what every codec decodes to and encodes
+// from.
 #pragma once
 
 #include <cstdint>

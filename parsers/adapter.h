@@ -8,8 +8,8 @@
 
 #include "codecs/decode.h"
 #include "codecs/value.h"
-#include "parsers/digest.h"
 #include "core/events.h"
+#include "parsers/digest.h"
 #include "parsers/message_buffer.h"
 #include "parsers/status.h"
 
