@@ -69,18 +69,9 @@ void SoapDecoder::open_envelope(XmlAttributes attributes) {
 }
 
 bool SoapDecoder::start_element(std::string_view qname, XmlAttributes attributes) {
-  const FrameState& top = frames_.back();
-  if (top.frame == Frame::capture) {
-    // Recording a multiRef: keep the event as written, resolve nothing yet.
-    const std::size_t index = top.capture;
-    multiref_.record_start(index, qname, attributes);
-    frames_.push_back(
-        {.frame = Frame::capture, .bindings_mark = namespaces_.mark(), .capture = index});
-    return true;
-  }
-  if (top.frame == Frame::skip) {
-    frames_.push_back({.frame = Frame::skip, .bindings_mark = namespaces_.mark()});
-    return true;
+  FrameState& parent = frames_.back();
+  if (parent.frame == Frame::capture || parent.frame == Frame::skip) {
+    return open_unread(parent, qname, attributes);
   }
   const std::size_t mark = namespaces_.mark();
   namespaces_.push(attributes);
@@ -88,34 +79,51 @@ bool SoapDecoder::start_element(std::string_view qname, XmlAttributes attributes
   const std::string_view local = local_part(qname, &prefix);
   const std::string_view uri = namespaces_.resolve(prefix);
   qname_prefix_ = prefix;
-  if (!open_child(frames_.back(), local, uri, attributes)) return false;
-  frames_.back().bindings_mark = mark;
-  return true;
-}
-
-bool SoapDecoder::open_child(FrameState& parent, std::string_view local, std::string_view uri,
-                             XmlAttributes attributes) {
+  bool ok = false;
   switch (parent.frame) {
     case Frame::envelope:
-      return open_in_envelope(local, uri, attributes);
+      ok = open_in_envelope(local, uri, attributes);
+      break;
     case Frame::body:
-      return open_in_body(local, uri, attributes);
+      ok = open_in_body(local, uri, attributes);
+      break;
     case Frame::operation:
-      return open_in_operation(parent, local, uri, attributes);
+      ok = open_in_operation(parent, local, uri, attributes);
+      break;
     case Frame::value:
-      return open_in_value(parent, local, attributes);
+      ok = open_in_value(parent, local, attributes);
+      break;
     case Frame::replay_root:
-      return open_value(parent.type, parent.target, attributes);
+      ok = open_value(parent.type, parent.target, attributes);
+      break;
     case Frame::fault:
     case Frame::fault_reason:
     case Frame::fault_detail:
     case Frame::fault_detail_entry:
-      return open_in_fault(parent, local);
+      ok = open_in_fault(parent, local);
+      break;
     case Frame::empty_value:
       return session_.unexpected("element <" + std::string(local) + ">", "a nil or href value");
     default:
       return session_.unexpected("element <" + std::string(local) + ">", "a text-only element");
   }
+  if (!ok) return false;
+  frames_.back().bindings_mark = mark;
+  return true;
+}
+
+bool SoapDecoder::open_unread(const FrameState& parent, std::string_view qname,
+                              XmlAttributes attributes) {
+  if (parent.frame == Frame::skip) {
+    frames_.push_back({.frame = Frame::skip, .bindings_mark = namespaces_.mark()});
+    return true;
+  }
+  // Recording a multiRef: keep the event as written, resolve nothing yet.
+  const std::size_t index = parent.capture;
+  multiref_.record_start(index, qname, attributes);
+  frames_.push_back(
+      {.frame = Frame::capture, .bindings_mark = namespaces_.mark(), .capture = index});
+  return true;
 }
 
 bool SoapDecoder::open_in_envelope(std::string_view local, std::string_view uri,

@@ -33,9 +33,13 @@ class SoapDecoder {
 
   // Opens the Envelope (detected by the caller; session.family names the SOAP version).
   void open_envelope(XmlAttributes attributes);
-  // Events below the Envelope (parsers/events.h); false once an error is recorded.
+  // Events below the Envelope (parsers/events.h), also fed by multiRef replays; each returns
+  // false once it recorded an error.
+  // An element opens: recorded, skipped or decoded by its parent's frame.
   bool start_element(std::string_view qname, XmlAttributes attributes);
+  // Character data (possibly in pieces) of the innermost open element.
   bool text(std::string_view chars);
+  // The innermost element closes: its value or check is completed.
   bool end_element(std::string_view qname);
 
   // Once the Envelope closed: settles the style, checks the params, resolves multi-references.
@@ -75,21 +79,30 @@ class SoapDecoder {
     std::size_t capture = 0;        // capture: the SoapMultiRef recording
   };
 
-  // Element dispatch by parent frame.
-  bool open_child(FrameState& parent, std::string_view local, std::string_view uri,
-                  XmlAttributes attributes);
+  // Opens an element below a skipped element or inside a multiRef being recorded.
+  bool open_unread(const FrameState& parent, std::string_view qname, XmlAttributes attributes);
+  // Opens Header (skipped) or Body.
   bool open_in_envelope(std::string_view local, std::string_view uri, XmlAttributes attributes);
+  // Opens a Body child: a multiRef to record, the operation element or Fault, else skipped.
   bool open_in_body(std::string_view local, std::string_view uri, XmlAttributes attributes);
+  // Opens the operation element (call, or response wrapper OPResponse) named `local`.
   bool open_operation(std::string_view local, std::string_view uri, XmlAttributes attributes);
+  // Opens a param (call) or the result element (response) of the operation.
   bool open_in_operation(FrameState& parent, std::string_view local, std::string_view uri,
                          XmlAttributes attributes);
+  // Opens an array item or a struct member of the value `parent`.
   bool open_in_value(FrameState& parent, std::string_view local, XmlAttributes attributes);
+  // Opens an element inside Fault, Reason, detail or the detail entry.
   bool open_in_fault(const FrameState& parent, std::string_view local);
   // Pushes the frame of a value typed `type` that fills `target` (href and xsi:nil included).
   bool open_value(const Type* type, Value* target, XmlAttributes attributes);
+  // Finishes the element `f` just closed.
   bool close_frame(const FrameState& f);
+  // Converts a scalar value's text (xml_scalar.h).
   bool close_scalar(const FrameState& f);
+  // Takes the fault code from the detail's code text, if any.
   bool close_fault();
+  // Every required param of the call was read.
   bool check_params();
 
   // The envelope namespace of this message's SOAP version.

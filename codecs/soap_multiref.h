@@ -32,9 +32,11 @@ class SoapMultiRef {
   // Starts recording the element `id` (its start tag: `name` and `attributes`); returns the
   // recording's index for the record_* calls of its content.
   std::size_t begin(std::string_view id, std::string_view name, XmlAttributes attributes);
-  // Records one event inside recording `index`, as written.
+  // Records a start tag inside recording `index`, as written.
   void record_start(std::size_t index, std::string_view qname, XmlAttributes attributes);
+  // Records character data inside recording `index` (pieces are joined).
   void record_text(std::size_t index, std::string_view chars);
+  // Records an end tag inside recording `index`.
   void record_end(std::size_t index, std::string_view qname);
 
   // Notes that an href placeholder (Value::reference) was created.
@@ -54,7 +56,9 @@ class SoapMultiRef {
     std::vector<Event> events;  // the element's events, in order
   };
 
+  // resolve() at `depth` hrefs / containers deep (bounded against chains).
   bool resolve_at(Value& v, const Type& type, int depth, SoapDecoder& decoder);
+  // Replaces the placeholder `v` by its element, then resolves inside it.
   bool expand(Value& v, const Type& type, SoapDecoder& decoder);
   // Feeds recording `index` to `decoder`'s event handlers.
   bool replay(std::size_t index, SoapDecoder& decoder);

@@ -23,44 +23,22 @@ void XmlDecoder::reset(const DecodeContext& context, Message* out) {
   seen_root_ = false;
 }
 
-bool XmlDecoder::within_limits(XmlAttributes attributes) {
+bool XmlDecoder::fail_limits(XmlAttributes attributes) {
   // The same attribute bounds the markup guard applies before slow libraries, so every adapter
   // rejects the same messages at the decode level.
   if (attributes.size() > limits_.max_attributes) {
     return session_.fail(fault::parse_error, "more than " + std::to_string(limits_.max_attributes) +
                                                  " attributes on one element");
   }
-  for (const XmlAttribute& a : attributes) {
-    if (a.value.size() > limits_.max_attribute_bytes) {
-      return session_.fail(fault::parse_error, "an attribute value longer than " +
-                                                   std::to_string(limits_.max_attribute_bytes) +
-                                                   " bytes");
-    }
-  }
-  return true;
-}
-
-bool XmlDecoder::start_element(std::string_view qname, XmlAttributes attributes) {
-  if (session_.error.failed() || !within_limits(attributes)) return false;
-  if (depth_ == 0) {
-    if (seen_root_) return session_.fail(fault::parse_error, "a second root element");
-    seen_root_ = true;
-    ++depth_;
-    return open_root(qname, attributes);
-  }
-  ++depth_;
-  switch (active_) {
-    case Active::soap:
-      return soap_.start_element(qname, attributes);
-    case Active::xmlrpc:
-      return xmlrpc_.start_element(qname);
-    case Active::none:
-      break;
-  }
-  return false;  // unreachable: a failed root recorded an error
+  return session_.fail(
+      fault::parse_error,
+      "an attribute value longer than " + std::to_string(limits_.max_attribute_bytes) + " bytes");
 }
 
 bool XmlDecoder::open_root(std::string_view qname, XmlAttributes attributes) {
+  if (seen_root_) return session_.fail(fault::parse_error, "a second root element");
+  seen_root_ = true;
+  ++depth_;
   std::string_view prefix;
   const std::string_view local = local_part(qname, &prefix);
   const std::string_view uri = declared_in(attributes, prefix);  // the root's own declarations
@@ -95,32 +73,8 @@ bool XmlDecoder::open_root(std::string_view qname, XmlAttributes attributes) {
   return true;
 }
 
-bool XmlDecoder::text(std::string_view chars) {
-  if (session_.error.failed()) return false;
-  switch (depth_ == 0 ? Active::none : active_) {
-    case Active::soap:
-      return soap_.text(chars);
-    case Active::xmlrpc:
-      return xmlrpc_.text(chars);
-    case Active::none:
-      break;
-  }
-  return true;  // outside the root element
-}
-
-bool XmlDecoder::end_element(std::string_view qname) {
-  if (session_.error.failed()) return false;
-  if (depth_ == 0) return session_.fail(fault::parse_error, "unbalanced end tag");
-  --depth_;
-  switch (active_) {
-    case Active::soap:
-      return soap_.end_element(qname);
-    case Active::xmlrpc:
-      return xmlrpc_.end_element();
-    case Active::none:
-      break;
-  }
-  return false;  // unreachable: a failed root recorded an error
+bool XmlDecoder::fail_unbalanced() {
+  return session_.fail(fault::parse_error, "unbalanced end tag");
 }
 
 bool XmlDecoder::finish() {

@@ -29,8 +29,11 @@ class XmlDecoder {
   void reset(const DecodeContext& context, Message* out);
 
   // Events (parsers/events.h). Each returns false once an error is recorded.
+  // An element opens: the root chooses the decoder, the others are forwarded to it.
   bool start_element(std::string_view qname, XmlAttributes attributes);
+  // Character data: forwarded inside the root element, ignored outside.
   bool text(std::string_view chars);
+  // An element closes: forwarded to the chosen decoder.
   bool end_element(std::string_view qname);
 
   // Called after the parser finished without error: resolves multi-references and checks
@@ -46,10 +49,12 @@ class XmlDecoder {
   // Which protocol decoder receives the events.
   enum class Active : std::uint8_t { none, xmlrpc, soap };
 
-  // Checks the attribute bounds every element must meet.
-  bool within_limits(XmlAttributes attributes);
-  // Detects the family from the root element and opens it in the chosen decoder.
+  // Records which attribute bound `attributes` exceed.
+  bool fail_limits(XmlAttributes attributes);
+  // Detects the family from the root element (the first only) and opens it in its decoder.
   bool open_root(std::string_view qname, XmlAttributes attributes);
+  // An unbalanced end tag.
+  bool fail_unbalanced();
 
   DecodeLimits limits_;           // attribute bounds (the decoders keep the rest)
   XmlDecodeSession session_;      // context, output, family and error, shared
@@ -59,6 +64,56 @@ class XmlDecoder {
   std::size_t depth_ = 0;         // elements open
   bool seen_root_ = false;        // a root element was opened
 };
+
+// The events are inline: an adapter's call lands in the chosen decoder directly, as before
+// the split (one out-of-line call per event).
+inline bool XmlDecoder::start_element(std::string_view qname, XmlAttributes attributes) {
+  if (session_.error.failed()) return false;
+  if (attributes.size() > limits_.max_attributes) return fail_limits(attributes);
+  for (const XmlAttribute& a : attributes) {
+    if (a.value.size() > limits_.max_attribute_bytes) return fail_limits(attributes);
+  }
+  if (depth_ == 0) return open_root(qname, attributes);
+  ++depth_;
+  switch (active_) {
+    case Active::soap:
+      return soap_.start_element(qname, attributes);
+    case Active::xmlrpc:
+      return xmlrpc_.start_element(qname);
+    case Active::none:
+      break;
+  }
+  return false;  // unreachable: a failed root recorded an error
+}
+
+inline bool XmlDecoder::text(std::string_view chars) {
+  if (session_.error.failed()) return false;
+  if (depth_ == 0) return true;  // outside the root element
+  switch (active_) {
+    case Active::soap:
+      return soap_.text(chars);
+    case Active::xmlrpc:
+      return xmlrpc_.text(chars);
+    case Active::none:
+      break;
+  }
+  return false;  // unreachable: a failed root recorded an error
+}
+
+inline bool XmlDecoder::end_element(std::string_view qname) {
+  if (session_.error.failed()) return false;
+  if (depth_ == 0) return fail_unbalanced();
+  --depth_;
+  switch (active_) {
+    case Active::soap:
+      return soap_.end_element(qname);
+    case Active::xmlrpc:
+      return xmlrpc_.end_element();
+    case Active::none:
+      break;
+  }
+  return false;  // unreachable: a failed root recorded an error
+}
 
 static_assert(XmlSink<XmlDecoder>);
 

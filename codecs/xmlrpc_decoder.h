@@ -23,9 +23,12 @@ class XmlRpcDecoder {
 
   // Opens the root element `local` (methodCall or methodResponse, checked by the caller).
   void open_root(std::string_view local);
-  // Events below the root (parsers/events.h); false once an error is recorded.
+  // Events below the root (parsers/events.h); each returns false once it recorded an error.
+  // An element opens (its prefix, if any, is ignored: XML-RPC has no namespaces).
   bool start_element(std::string_view qname);
+  // Character data (possibly in pieces) of the innermost open element.
   bool text(std::string_view chars);
+  // The innermost element closes: its value or check is completed.
   bool end_element();
 
   // Checks, once the root closed, that the message is complete. False on error.
@@ -55,15 +58,21 @@ class XmlRpcDecoder {
     bool has_child = false;   // value: typed child seen; member: name seen
   };
 
-  // Element dispatch by parent frame.
+  // Opens `local` below `parent` (dispatch by the parent's frame).
   bool open_child(FrameState& parent, std::string_view local);
+  // Opens a param's <value>: a call's next param or the response's one result.
   bool open_param_value();
+  // Opens the type element inside <value> (a scalar tag, struct or array).
   bool open_typed(FrameState& parent, std::string_view local);
+  // Opens <name> or <value> inside <member>.
   bool open_member_child(FrameState& parent, std::string_view local);
   // Pushes a <value> frame that fills `target`.
   bool open_value(Value* target);
+  // Finishes the element `f` just closed.
   bool close_frame(const FrameState& f);
+  // Converts a typed scalar's text (xml_scalar.h).
   bool close_scalar(const FrameState& f);
+  // Takes the fault's code and message from its struct.
   bool close_fault();
 
   XmlDecodeSession& session_;       // context, output and error, shared with XmlDecoder
