@@ -326,8 +326,7 @@ bool SoapDecoder::text(std::string_view chars) {
     default:
       break;
   }
-  if (!trim_xml_space(chars).empty()) return session_.unexpected("text", "a container element");
-  return true;
+  return session_.container_text(chars);
 }
 
 bool SoapDecoder::end_element(std::string_view qname) {

@@ -7,6 +7,7 @@
 
 #include "codecs/decode.h"
 #include "codecs/family.h"
+#include "codecs/scalars.h"
 #include "codecs/value.h"
 
 namespace sb::rpc {
@@ -22,6 +23,10 @@ struct XmlDecodeSession {
   bool fail(int code, std::string message);
   // fail(parse_error, "unexpected WHAT in WHERE").
   bool unexpected(std::string_view what, std::string_view where);
+  // Text directly inside a container element: whitespace is layout, anything else an error.
+  bool container_text(std::string_view chars) {
+    return trim_xml_space(chars).empty() || unexpected("text", "a container element");
+  }
 };
 
 }  // namespace sb::rpc

@@ -184,8 +184,7 @@ bool XmlRpcDecoder::text(std::string_view chars) {
     default:
       break;
   }
-  if (!trim_xml_space(chars).empty()) return session_.unexpected("text", "a container element");
-  return true;
+  return session_.container_text(chars);
 }
 
 bool XmlRpcDecoder::end_element() {
