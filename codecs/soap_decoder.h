@@ -1,0 +1,129 @@
+// SoapDecoder: the SOAP half of XmlDecoder (codecs/xml_decoder.h), a streaming state machine
+// for SOAP 1.1/1.2 in all three styles, values typed by the contract as they arrive. XmlDecoder
+// detects the envelope and forwards the events here; multi-references are SoapMultiRef's
+// (docs/architecture.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "codecs/decode.h"
+#include "codecs/soap_multiref.h"
+#include "codecs/value.h"
+#include "codecs/xml_decode_session.h"
+#include "codecs/xml_namespaces.h"
+#include "core/events.h"
+
+namespace sb::rpc {
+
+// The type of member `name` of the struct type `t`, or nullptr.
+const Type* member_type(const Type& t, std::string_view name);
+
+class SoapDecoder {
+ public:
+  // Reports into `session`, which must outlive the decoder.
+  SoapDecoder(const Contract& contract, DecodeLimits limits, XmlDecodeSession& session);
+
+  // Prepares for a new message.
+  void reset();
+
+  // Opens the Envelope (detected by the caller; session.family names the SOAP version).
+  void open_envelope(XmlAttributes attributes);
+  // Events below the Envelope (core/events.h), also fed by multiRef replays; each returns
+  // false once it recorded an error.
+  // An element opens: recorded, skipped or decoded by its parent's frame.
+  bool start_element(std::string_view qname, XmlAttributes attributes);
+  // Character data (possibly in pieces) of the innermost open element.
+  bool text(std::string_view chars);
+  // The innermost element closes: its value or check is completed.
+  bool end_element(std::string_view qname);
+
+  // Once the Envelope closed: settles the style, checks the params, resolves multi-references.
+  bool finish();
+
+  // Sets the open elements aside so that a replayed multiRef element decodes into `target` as
+  // `type` (SoapMultiRef); end_replay() brings them back. Replays do not nest.
+  void begin_replay(const Type& type, Value& target);
+  // Restores the elements begin_replay() set aside.
+  void end_replay() { frames_ = std::move(parked_); }
+
+ private:
+  enum class Frame : std::uint8_t {
+    skip,                // a subtree we ignore (Header, faultactor, unreferenced Body siblings)
+    envelope,            // Envelope
+    body,                // Body
+    operation,           // operation element (call or response wrapper)
+    value,               // value typed by the contract
+    empty_value,         // nil or href value: no content allowed
+    capture,             // multiRef element being recorded
+    replay_root,         // root of a multiRef replay
+    fault,               // Fault
+    fault_reason,        // SOAP 1.2 Reason
+    fault_string,        // SOAP 1.1 faultstring / 1.2 Reason/Text
+    fault_detail,        // detail / Detail
+    fault_detail_entry,  // the element inside detail
+    fault_detail_code,   // detail/*/code
+  };
+
+  struct FrameState {
+    Frame frame;                    // what this element is
+    const Type* type = nullptr;     // value / replay_root: expected type
+    Value* target = nullptr;        // where the value goes
+    std::size_t bindings_mark = 0;  // namespaces_ mark when the element opened
+    bool has_child = false;         // operation: the result element was seen
+    bool response = false;          // operation: a response wrapper (OPResponse)
+    std::size_t capture = 0;        // capture: the SoapMultiRef recording
+  };
+
+  // Opens an element below a skipped element or inside a multiRef being recorded.
+  bool open_unread(const FrameState& parent, std::string_view qname, XmlAttributes attributes);
+  // Opens Header (skipped) or Body.
+  bool open_in_envelope(std::string_view local, std::string_view uri, XmlAttributes attributes);
+  // Opens a Body child: a multiRef to record, the operation element or Fault, else skipped.
+  bool open_in_body(std::string_view local, std::string_view uri, XmlAttributes attributes);
+  // Opens the operation element (call, or response wrapper OPResponse) named `local`.
+  bool open_operation(std::string_view local, std::string_view uri, XmlAttributes attributes);
+  // Opens a param (call) or the result element (response) of the operation.
+  bool open_in_operation(FrameState& parent, std::string_view local, std::string_view uri,
+                         XmlAttributes attributes);
+  // Opens an array item or a struct member of the value `parent`.
+  bool open_in_value(FrameState& parent, std::string_view local, XmlAttributes attributes);
+  // Opens an element inside Fault, Reason, detail or the detail entry.
+  bool open_in_fault(const FrameState& parent, std::string_view local);
+  // Pushes the frame of a value typed `type` that fills `target` (href and xsi:nil included).
+  bool open_value(const Type* type, Value* target, XmlAttributes attributes);
+  // Finishes the element `f` just closed.
+  bool close_frame(const FrameState& f);
+  // Converts a scalar value's text (xml_scalar.h).
+  bool close_scalar(const FrameState& f);
+  // Takes the fault code from the detail's code text, if any.
+  bool close_fault();
+  // Every required param of the call was read.
+  bool check_params();
+
+  // The envelope namespace of this message's SOAP version.
+  std::string_view envelope_uri() const;
+  // Whether `attributes` hold the envelope's encodingStyle.
+  bool has_encoding_style(XmlAttributes attributes) const;
+
+  const Contract& contract_;              // types values and finds operations
+  XmlDecodeSession& session_;             // context, output, family and error, shared
+  SoapMultiRef multiref_;                 // id-carrying Body elements and their expansion
+  std::vector<FrameState> frames_;        // open elements, the Envelope first
+  std::vector<FrameState> parked_;        // frames_ set aside during a multiRef replay
+  XmlNamespaces namespaces_;              // namespace declarations in scope
+  std::string text_;                      // character data of the innermost leaf element
+  bool seen_operation_ = false;           // the Body's first element was read
+  bool encoded_ = false;                  // encodingStyle or xsi:type seen
+  const Operation* operation_ = nullptr;  // the operation of this message
+  std::string fault_code_text_;           // the fault's detail code text
+  std::string_view qname_prefix_;         // prefix of the element being opened (valid in open_*)
+  std::vector<const Type*> param_types_;  // call: the type of each param read, in order
+  std::uint64_t params_seen_ = 0;         // call: bit i set when param i was read
+};
+
+}  // namespace sb::rpc

@@ -1,0 +1,75 @@
+// SoapMultiRef: SOAP 1.1 section 5 multi-references. Body elements carrying an id are recorded
+// as events while the message streams; at finish, every href placeholder is replaced by its
+// element, replayed through the SoapDecoder, with cycles refused and expansions bounded.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "codecs/service_contract.h"
+#include "codecs/value.h"
+#include "codecs/xml_decode_session.h"
+#include "core/events.h"
+
+namespace sb::rpc {
+
+class SoapDecoder;
+
+class SoapMultiRef {
+ public:
+  // Reports into `session`, which must outlive this; expands at most `max_expansions` hrefs.
+  SoapMultiRef(XmlDecodeSession& session, std::size_t max_expansions)
+      : session_(session), max_expansions_(max_expansions) {}
+
+  // Forgets the previous message's elements.
+  void reset();
+
+  // Starts recording the element `id` (its start tag: `name` and `attributes`); returns the
+  // recording's index for the record_* calls of its content.
+  std::size_t begin(std::string_view id, std::string_view name, XmlAttributes attributes);
+  // Records a start tag inside recording `index`, as written.
+  void record_start(std::size_t index, std::string_view qname, XmlAttributes attributes);
+  // Records character data inside recording `index` (pieces are joined).
+  void record_text(std::size_t index, std::string_view chars);
+  // Records an end tag inside recording `index`.
+  void record_end(std::size_t index, std::string_view qname);
+
+  // Notes that an href placeholder (Value::reference) was created.
+  void note_reference() { has_references_ = true; }
+  // Replaces the href placeholders in `v`, typed `type`, by their elements decoded through
+  // `decoder`. False on error (unknown id, cycle, too many expansions, a bad element).
+  bool resolve(Value& v, const Type& type, SoapDecoder& decoder);
+
+ private:
+  struct Event {
+    enum class Type : std::uint8_t { start, text, end } type;     // which event
+    std::string name;                                             // qname, or the text
+    std::vector<std::pair<std::string, std::string>> attributes;  // start: as written
+  };
+
+  struct Recording {
+    std::vector<Event> events;  // the element's events, in order
+  };
+
+  // resolve() at `depth` hrefs / containers deep (bounded against chains).
+  bool resolve_at(Value& v, const Type& type, int depth, SoapDecoder& decoder);
+  // Replaces the placeholder `v` by its element, then resolves inside it.
+  bool expand(Value& v, const Type& type, SoapDecoder& decoder);
+  // Feeds recording `index` to `decoder`'s event handlers.
+  bool replay(std::size_t index, SoapDecoder& decoder);
+
+  XmlDecodeSession& session_;                           // error, shared with XmlDecoder
+  std::size_t max_expansions_;                          // DecodeLimits::max_reference_expansions
+  std::vector<Recording> recordings_;                   // id-carrying elements, in order
+  std::unordered_map<std::string, std::size_t> by_id_;  // id → recordings_ index
+  std::vector<std::string> active_;                     // ids being expanded (cycle detection)
+  std::size_t expansions_ = 0;                          // hrefs expanded in this message
+  bool has_references_ = false;                         // an href placeholder was created
+};
+
+}  // namespace sb::rpc
