@@ -58,7 +58,7 @@ class SelfTest(unittest.TestCase):
             for layer in ALLOWED:
                 (root / layer).mkdir()
             (root / 'core' / 'ok.h').write_text('#include <vector>\n#include "core/events.h"\n')
-            (root / 'codecs' / 'up.h').write_text('#include "core/events.h"\n')
+            (root / 'codecs' / 'up.h').write_text('#include "parsers/registry.h"\n')
             (root / 'harness' / 'lib.cpp').write_text('#include <rapidjson/document.h>\n')
             (root / 'parsers' / 'fine.cpp').write_text('#include <pugixml.hpp>\n'
                                                        '#include "codecs/value.h"\n')
