@@ -26,6 +26,13 @@ void parse(pugi::xml_document& doc, const std::string& xml) {
 }
 
 // The `name` attributes of the children of `parent` called `element`.
+// The WSDL's own schema (targetNamespace urn:soapbench) inside wsdl:types.
+pugi::xml_node service_schema(const pugi::xml_document& doc) {
+  return doc.document_element()
+      .child("wsdl:types")
+      .find_child_by_attribute("xsd:schema", "targetNamespace", "urn:soapbench");
+}
+
 std::vector<std::string> names_of(pugi::xml_node parent, const char* element) {
   std::vector<std::string> out;
   for (pugi::xml_node n : parent.children(element)) out.emplace_back(n.attribute("name").value());
@@ -103,10 +110,7 @@ TEST(Wsdl, BaseUrlIsEscapedAndLosesTrailingSlash) {
 TEST(Wsdl, SchemaTypeForEveryStructAndArrayInEveryStyle) {
   pugi::xml_document doc;
   parse(doc, sb::rpc::generate_wsdl(service_contract(), "http://127.0.0.1:8080"));
-  const pugi::xml_node schema =
-      doc.document_element()
-          .child("wsdl:types")
-          .find_child_by_attribute("xsd:schema", "targetNamespace", "urn:soapbench");
+  const pugi::xml_node schema = service_schema(doc);
   ASSERT_TRUE(schema);
   const std::vector<std::string> types = names_of(schema, "xsd:complexType");
   std::vector<std::string> expected;
@@ -142,10 +146,7 @@ TEST(Wsdl, WrapperElementsInTheOperationNamespace) {
 TEST(Wsdl, SoapEncodingImportedFromTheServer) {
   pugi::xml_document doc;
   parse(doc, sb::rpc::generate_wsdl(service_contract(), "http://192.0.2.7:9090/"));
-  const pugi::xml_node schema =
-      doc.document_element()
-          .child("wsdl:types")
-          .find_child_by_attribute("xsd:schema", "targetNamespace", "urn:soapbench");
+  const pugi::xml_node schema = service_schema(doc);
   const pugi::xml_node import = schema.find_child_by_attribute(
       "xsd:import", "namespace", "http://schemas.xmlsoap.org/soap/encoding/");
   ASSERT_TRUE(import);
@@ -172,10 +173,7 @@ TEST(Wsdl, SoapEncodingImportedFromTheServer) {
 TEST(Wsdl, PersonInBirthdateIsDateTimeOrString) {
   pugi::xml_document doc;
   parse(doc, sb::rpc::generate_wsdl(service_contract(), "http://127.0.0.1:8080"));
-  const pugi::xml_node schema =
-      doc.document_element()
-          .child("wsdl:types")
-          .find_child_by_attribute("xsd:schema", "targetNamespace", "urn:soapbench");
+  const pugi::xml_node schema = service_schema(doc);
   const pugi::xml_node simple =
       schema.find_child_by_attribute("xsd:simpleType", "name", "dateTimeOrString");
   ASSERT_TRUE(simple);
