@@ -95,7 +95,7 @@ std::string bench_adapter_name(const AdapterInfo& info) {
 void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
                        const AdapterEntry& entry, const CorpusEntry& file,
                        const std::string& bytes) {
-  std::unique_ptr<Adapter> adapter = entry.make(ParseLimits{});
+  std::unique_ptr<Adapter> adapter = entry.make(Limits{});
   BenchInput input(bytes);
   // Correctness first: the parse/walk levels must also reproduce the digest (proof that the
   // library read this file correctly); decode must reproduce the canonical JSON.
@@ -200,7 +200,7 @@ void encode_benchmark(benchmark::State& state, const std::string& name, const En
     return;
   }
   {
-    std::unique_ptr<Adapter> adapter = reader.make(ParseLimits{});
+    std::unique_ptr<Adapter> adapter = reader.make(Limits{});
     MessageBuffer buf(out);
     rpc::Message back;
     rpc::DecodeContext ctx;

@@ -39,7 +39,7 @@ struct Outcome {
 enum class Level { parse, walk, decode };
 
 // Runs one case in this (child) process and writes "verdict\ttime\tpeak\terror" to fd.
-[[noreturn]] void run_child(int fd, const AdapterEntry& entry, const ParseLimits& limits,
+[[noreturn]] void run_child(int fd, const AdapterEntry& entry, const Limits& limits,
                             const std::string& bytes, Level level, const std::string& method) {
 #if !SB_ASAN
   // A library that expands a billion laughs must not take the machine with it.
@@ -84,7 +84,7 @@ enum class Level { parse, walk, decode };
   _exit(0);
 }
 
-Outcome run_case(const AdapterEntry& entry, const ParseLimits& limits, const std::string& bytes,
+Outcome run_case(const AdapterEntry& entry, const Limits& limits, const std::string& bytes,
                  Level level, const std::string& method, int timeout_ms) {
   int fds[2];
   if (pipe(fds) != 0) return {"crashed", "pipe failed", -1, -1};
@@ -228,9 +228,9 @@ void add_conformance_command(CLI::App& app) {
         throw CLI::ValidationError("--parser", "no adapter named '" + p + "' (see soapbench list)");
       }
     }
-    std::vector<std::pair<std::string, ParseLimits>> modes = {{"policy", ParseLimits{}}};
+    std::vector<std::pair<std::string, Limits>> modes = {{"policy", Limits{}}};
     if (!policy_only) {
-      ParseLimits lib;
+      Limits lib;
       lib.allow_doctype = true;
       modes.emplace_back("library", lib);
     }

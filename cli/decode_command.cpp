@@ -36,7 +36,7 @@ void add_decode_command(CLI::App& app) {
   static std::string protocol;
   static std::string method;
   static std::vector<std::string> files;
-  static ParseLimits limits;
+  static Limits limits;
   cmd->add_option("--parser", parser, "Adapter name (see `soapbench list`)")->required();
   cmd->add_option("--protocol", protocol, "Require this protocol instead of detecting it")
       ->check(CLI::IsMember({"xmlrpc", "soap11", "soap12", "jsonrpc"}));

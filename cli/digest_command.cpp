@@ -16,7 +16,7 @@ void add_digest_command(CLI::App& app) {
       "digest", "Print each file's Digest (docs/corpus.md) as produced by one adapter's walk");
   static std::string parser;
   static std::vector<std::string> files;
-  static ParseLimits limits;
+  static Limits limits;
   cmd->add_option("--parser", parser, "Adapter name (see `soapbench list`)")->required();
   cmd->add_option("--max-depth", limits.max_depth, "Deepest nesting accepted")
       ->default_val(limits.max_depth);

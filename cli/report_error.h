@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "parsers/status.h"
+#include "core/status.h"
 
 namespace sb::cli {
 

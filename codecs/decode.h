@@ -7,6 +7,7 @@
 
 #include "codecs/family.h"
 #include "codecs/service_contract.h"
+#include "core/limits.h"
 
 namespace sb::rpc {
 
@@ -22,13 +23,6 @@ struct DecodeError {
   std::string message;  // one line
 
   bool failed() const { return fault_code != 0; }
-};
-
-// Limits on work that the message size alone does not bound.
-struct DecodeLimits {
-  std::size_t max_reference_expansions = 100000;  // SOAP href/id resolutions per message
-  std::size_t max_attributes = 1024;              // attributes on one element (ParseLimits')
-  std::size_t max_attribute_bytes = 1u << 20;     // one attribute value (ParseLimits')
 };
 
 }  // namespace sb::rpc

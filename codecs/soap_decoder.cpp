@@ -33,7 +33,7 @@ const Type* member_type(const Type& t, std::string_view name) {
   return nullptr;
 }
 
-SoapDecoder::SoapDecoder(const Contract& contract, DecodeLimits limits, XmlDecodeSession& session)
+SoapDecoder::SoapDecoder(const Contract& contract, Limits limits, XmlDecodeSession& session)
     : contract_(contract), session_(session), multiref_(session, limits.max_reference_expansions) {}
 
 void SoapDecoder::reset() {

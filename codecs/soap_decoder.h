@@ -26,7 +26,7 @@ const Type* member_type(const Type& t, std::string_view name);
 class SoapDecoder {
  public:
   // Reports into `session`, which must outlive the decoder.
-  SoapDecoder(const Contract& contract, DecodeLimits limits, XmlDecodeSession& session);
+  SoapDecoder(const Contract& contract, Limits limits, XmlDecodeSession& session);
 
   // Prepares for a new message.
   void reset();

@@ -64,7 +64,7 @@ class SoapMultiRef {
   bool replay(std::size_t index, SoapDecoder& decoder);
 
   XmlDecodeSession& session_;                           // error, shared with XmlDecoder
-  std::size_t max_expansions_;                          // DecodeLimits::max_reference_expansions
+  std::size_t max_expansions_;                          // Limits::max_reference_expansions
   std::vector<Recording> recordings_;                   // id-carrying elements, in order
   std::unordered_map<std::string, std::size_t> by_id_;  // id → recordings_ index
   std::vector<std::string> active_;                     // ids being expanded (cycle detection)

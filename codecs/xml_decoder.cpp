@@ -7,7 +7,7 @@
 
 namespace sb::rpc {
 
-XmlDecoder::XmlDecoder(const Contract& contract, DecodeLimits limits)
+XmlDecoder::XmlDecoder(const Contract& contract, Limits limits)
     : limits_(limits), xmlrpc_(session_), soap_(contract, limits, session_) {}
 
 void XmlDecoder::reset(const DecodeContext& context, Message* out) {

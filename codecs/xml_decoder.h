@@ -20,7 +20,7 @@ namespace sb::rpc {
 
 class XmlDecoder {
  public:
-  explicit XmlDecoder(const Contract& contract = service_contract(), DecodeLimits limits = {});
+  explicit XmlDecoder(const Contract& contract = service_contract(), Limits limits = {});
   // The protocol decoders hold a reference to session_: not copyable or movable.
   XmlDecoder(const XmlDecoder&) = delete;
   XmlDecoder& operator=(const XmlDecoder&) = delete;
@@ -56,7 +56,7 @@ class XmlDecoder {
   // An unbalanced end tag.
   bool fail_unbalanced();
 
-  DecodeLimits limits_;           // attribute bounds (the decoders keep the rest)
+  Limits limits_;                 // attribute bounds (the decoders keep the rest)
   XmlDecodeSession session_;      // context, output, family and error, shared
   XmlRpcDecoder xmlrpc_;          // decodes XML-RPC messages
   SoapDecoder soap_;              // decodes SOAP messages

@@ -12,7 +12,7 @@ namespace sb::rpc {
 namespace {
 
 // Values nested deeper than this are refused: the encoders recurse, and no decoder we ship
-// accepts such a document anyway (ParseLimits::max_depth is 256 elements).
+// accepts such a document anyway (Limits::max_depth is 256 elements).
 constexpr int kMaxDepth = 256;
 
 // The names one SOAP family writes. Prefixes follow the corpus (tools/corpusgen/families.py):

@@ -46,12 +46,4 @@ concept JsonSink = requires(S& s, std::string_view v, std::int64_t i, double d, 
   { s.null_value() } -> std::same_as<bool>;
 };
 
-// Policy limits every adapter enforces (docs/architecture.md; README "Hostile input and limits").
-struct ParseLimits {
-  std::size_t max_depth = 256;  // deepest element / container nesting accepted
-  bool allow_doctype = false;   // SOAP 1.1 §3 forbids DTDs; true only to record library behaviour
-  std::size_t max_attributes = 1024;           // attributes on one element (decode level)
-  std::size_t max_attribute_bytes = 1u << 20;  // one attribute value as written (decode level)
-};
-
 }  // namespace sb

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "parsers/message_buffer.h"
+#include "core/message_buffer.h"
 
 namespace sb {
 

@@ -190,7 +190,7 @@ class RpcClient::Impl {
       setup_error_ = "adapter " + parser + " cannot decode " + std::string(rpc::family_name(f));
       return;
     }
-    adapter_ = entry->make(ParseLimits{});
+    adapter_ = entry->make(Limits{});
     if (url_.tls) {
       ssl_ctx_.emplace(ssl::context::tls_client);
       ssl_ctx_->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |

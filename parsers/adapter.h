@@ -8,10 +8,10 @@
 
 #include "codecs/decode.h"
 #include "codecs/value.h"
+#include "core/digest.h"
 #include "core/events.h"
-#include "parsers/digest.h"
-#include "parsers/message_buffer.h"
-#include "parsers/status.h"
+#include "core/message_buffer.h"
+#include "core/status.h"
 
 namespace sb {
 

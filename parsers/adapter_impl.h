@@ -3,7 +3,7 @@
 //
 // An Impl provides:
 //   static constexpr Format kFormat;                        xml or json
-//   explicit Impl(const ParseLimits&);
+//   explicit Impl(const Limits&);
 //   Status parse(MessageBuffer&);                           level `parse`
 //   template <class Sink> Status events(MessageBuffer&, Sink&);   parse + deliver every event
 #pragma once
@@ -21,13 +21,11 @@ namespace sb {
 template <class Impl>
 class AdapterT final : public Adapter {
  public:
-  AdapterT(const AdapterInfo& info, const ParseLimits& limits)
+  AdapterT(const AdapterInfo& info, const Limits& limits)
       : info_(info),
         limits_(limits),
         impl_(limits),
-        xml_decoder_(rpc::service_contract(),
-                     rpc::DecodeLimits{.max_attributes = limits.max_attributes,
-                                       .max_attribute_bytes = limits.max_attribute_bytes}) {}
+        xml_decoder_(rpc::service_contract(), limits) {}
 
   const AdapterInfo& info() const override { return info_; }
 
@@ -91,7 +89,7 @@ class AdapterT final : public Adapter {
   }
 
   const AdapterInfo& info_;        // the registry row's facts
-  ParseLimits limits_;             // the policy, for the decode-level markup guard
+  Limits limits_;                  // the policy, for the decode-level markup guard
   Impl impl_;                      // the library, in its statically dispatched form
   XmlDigestBuilder xml_digest_;    // reused across messages
   JsonDigestBuilder json_digest_;  // reused across messages
@@ -101,7 +99,7 @@ class AdapterT final : public Adapter {
 
 // Factory helper for adapter files: make_adapter<PugixmlDom>(info, limits).
 template <class Impl>
-std::unique_ptr<Adapter> make_adapter(const AdapterInfo& info, const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_adapter(const AdapterInfo& info, const Limits& limits) {
   return std::make_unique<AdapterT<Impl>>(info, limits);
 }
 

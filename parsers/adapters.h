@@ -13,7 +13,7 @@ namespace sb {
 
 #define SB_ADAPTER(id)            \
   const AdapterInfo& id##_info(); \
-  std::unique_ptr<Adapter> make_##id(const ParseLimits& limits);
+  std::unique_ptr<Adapter> make_##id(const Limits& limits);
 #define SB_WRITER(id) const WriterInfo& id##_writer_info();
 #include "parsers/adapter_list.inc"
 #undef SB_ADAPTER

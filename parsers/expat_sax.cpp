@@ -20,8 +20,7 @@ class ExpatSax {
 
   // XML_ParserCreate (not XML_ParserCreateNS): names arrive as written, xmlns attributes as
   // ordinary attributes.
-  explicit ExpatSax(const ParseLimits& limits)
-      : limits_(limits), parser_(XML_ParserCreate(nullptr)) {}
+  explicit ExpatSax(const Limits& limits) : limits_(limits), parser_(XML_ParserCreate(nullptr)) {}
   ~ExpatSax() {
     if (parser_ != nullptr) XML_ParserFree(parser_);
   }
@@ -133,7 +132,7 @@ class ExpatSax {
     me.halt();
   }
 
-  ParseLimits limits_;                    // depth and DOCTYPE policy
+  Limits limits_;                         // depth and DOCTYPE policy
   XML_Parser parser_;                     // reused parser (XML_ParserReset per message)
   bool used_ = false;                     // parser_ has parsed a message since its creation
   void* sink_ = nullptr;                  // the current call's sink (its type is the handlers')
@@ -178,7 +177,7 @@ const AdapterInfo& expat_sax_info() {
   return info;
 }
 
-std::unique_ptr<Adapter> make_expat_sax(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_expat_sax(const Limits& limits) {
   return make_adapter<ExpatSax>(expat_sax_info(), limits);
 }
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/events.h"
-#include "parsers/status.h"
+#include "core/status.h"
 
 namespace sb::libxml2 {
 

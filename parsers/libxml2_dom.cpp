@@ -21,7 +21,7 @@ class Libxml2Dom {
  public:
   static constexpr Format kFormat = Format::xml;
 
-  explicit Libxml2Dom(const ParseLimits& limits) : limits_(limits) { libxml2::ensure_ready(); }
+  explicit Libxml2Dom(const Limits& limits) : limits_(limits) { libxml2::ensure_ready(); }
   ~Libxml2Dom() {
     release_doc();
     if (ctxt_ != nullptr) xmlFreeParserCtxt(ctxt_);
@@ -197,7 +197,7 @@ class Libxml2Dom {
     }
   }
 
-  ParseLimits limits_;               // depth and DOCTYPE policy
+  Limits limits_;                    // depth and DOCTYPE policy
   xmlParserCtxtPtr ctxt_ = nullptr;  // reused parser context (xmlCtxtReadMemory resets it)
   xmlDocPtr doc_ = nullptr;          // the last message's tree, freed before the next parse
   Status refusal_;                   // a policy refusal raised inside a callback
@@ -234,7 +234,7 @@ const AdapterInfo& libxml2_dom_info() {
   return info;
 }
 
-std::unique_ptr<Adapter> make_libxml2_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_libxml2_dom(const Limits& limits) {
   return make_adapter<Libxml2Dom>(libxml2_dom_info(), limits);
 }
 

@@ -24,7 +24,7 @@ class Libxml2Reader {
  public:
   static constexpr Format kFormat = Format::xml;
 
-  explicit Libxml2Reader(const ParseLimits& limits) : limits_(limits) { libxml2::ensure_ready(); }
+  explicit Libxml2Reader(const Limits& limits) : limits_(limits) { libxml2::ensure_ready(); }
   ~Libxml2Reader() {
     if (reader_ != nullptr) xmlFreeTextReader(reader_);
   }
@@ -164,7 +164,7 @@ class Libxml2Reader {
     }
   }
 
-  ParseLimits limits_;                 // depth and DOCTYPE policy
+  Limits limits_;                      // depth and DOCTYPE policy
   xmlTextReaderPtr reader_ = nullptr;  // reused reader (xmlReaderNewMemory per message)
   bool recreate_ = false;              // the dictionary passed the bound: new reader next time
   libxml2::ErrorCapture errors_;       // the first error of the current message
@@ -198,7 +198,7 @@ const AdapterInfo& libxml2_reader_info() {
   return info;
 }
 
-std::unique_ptr<Adapter> make_libxml2_reader(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_libxml2_reader(const Limits& limits) {
   return make_adapter<Libxml2Reader>(libxml2_reader_info(), limits);
 }
 

@@ -23,7 +23,7 @@ class Libxml2Sax {
  public:
   static constexpr Format kFormat = Format::xml;
 
-  explicit Libxml2Sax(const ParseLimits& limits) : limits_(limits) { libxml2::ensure_ready(); }
+  explicit Libxml2Sax(const Limits& limits) : limits_(limits) { libxml2::ensure_ready(); }
   ~Libxml2Sax() {
     if (ctxt_ != nullptr) xmlFreeParserCtxt(ctxt_);
   }
@@ -227,7 +227,7 @@ class Libxml2Sax {
   // Structured error handler: records instead of printing.
   static void on_error(void* ctx, xmlErrorPtr e) { self(ctx).errors_.record(e); }
 
-  ParseLimits limits_;               // depth and DOCTYPE policy
+  Limits limits_;                    // depth and DOCTYPE policy
   xmlParserCtxtPtr ctxt_ = nullptr;  // reused parser context (xmlCtxtReadMemory resets it)
   void* sink_ = nullptr;             // the current call's sink (its type is the callbacks')
   std::size_t depth_ = 0;            // open elements
@@ -267,7 +267,7 @@ const AdapterInfo& libxml2_sax_info() {
   return info;
 }
 
-std::unique_ptr<Adapter> make_libxml2_sax(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_libxml2_sax(const Limits& limits) {
   return make_adapter<Libxml2Sax>(libxml2_sax_info(), limits);
 }
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/digest.h"
+#include "core/digest.h"
 
 namespace sb {
 

@@ -5,12 +5,12 @@
 
 namespace sb {
 
-std::size_t markup_guard_threshold(const ParseLimits& limits) {
+std::size_t markup_guard_threshold(const Limits& limits) {
   const std::size_t by_count = limits.max_attributes * 4;
   return by_count < limits.max_attribute_bytes ? by_count : limits.max_attribute_bytes;
 }
 
-Status check_markup_limits(std::string_view xml, const ParseLimits& limits) {
+Status check_markup_limits(std::string_view xml, const Limits& limits) {
   const char* const data = xml.data();
   const std::size_t size = xml.size();
   // Position just past `close` at or after `from`, or the end when it never comes.

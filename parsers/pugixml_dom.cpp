@@ -19,7 +19,7 @@ class PugixmlDom {
  public:
   static constexpr Format kFormat = Format::xml;
 
-  explicit PugixmlDom(const ParseLimits& limits) : limits_(limits) {}
+  explicit PugixmlDom(const Limits& limits) : limits_(limits) {}
 
   Status parse(MessageBuffer& message) {
     pugi::xml_parse_result r =
@@ -83,7 +83,7 @@ class PugixmlDom {
     }
   }
 
-  ParseLimits limits_;                    // depth and DOCTYPE policy
+  Limits limits_;                         // depth and DOCTYPE policy
   pugi::xml_document doc_;                // reused; each load frees the previous tree
   std::vector<XmlAttribute> attributes_;  // scratch for one element's attributes
 };
@@ -122,7 +122,7 @@ const AdapterInfo& pugixml_dom_info() {
   static const AdapterInfo info = pugixml_info(false);
   return info;
 }
-std::unique_ptr<Adapter> make_pugixml_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_pugixml_dom(const Limits& limits) {
   return make_adapter<PugixmlDom<false>>(pugixml_dom_info(), limits);
 }
 
@@ -130,7 +130,7 @@ const AdapterInfo& pugixml_dom_inplace_info() {
   static const AdapterInfo info = pugixml_info(true);
   return info;
 }
-std::unique_ptr<Adapter> make_pugixml_dom_inplace(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_pugixml_dom_inplace(const Limits& limits) {
   return make_adapter<PugixmlDom<true>>(pugixml_dom_inplace_info(), limits);
 }
 

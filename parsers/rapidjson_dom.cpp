@@ -87,7 +87,7 @@ class RapidjsonDom {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit RapidjsonDom(const ParseLimits& limits)
+  explicit RapidjsonDom(const Limits& limits)
       : limits_(limits),
         pool_bytes_(kInitialPoolBytes),
         pool_buffer_(std::make_unique<char[]>(pool_bytes_)),
@@ -224,7 +224,7 @@ class RapidjsonDom {
     return &m.value;
   }
 
-  ParseLimits limits_;                   // depth policy
+  Limits limits_;                        // depth policy
   std::size_t pool_bytes_;               // size of pool_buffer_
   std::unique_ptr<char[]> pool_buffer_;  // the pool's reused first chunk
   std::optional<Pool> pool_;             // rebuilt in place only when the buffer grows
@@ -268,7 +268,7 @@ const AdapterInfo& rapidjson_dom_info() {
   static const AdapterInfo info = rapidjson_dom_info_for(false);
   return info;
 }
-std::unique_ptr<Adapter> make_rapidjson_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_rapidjson_dom(const Limits& limits) {
   return make_adapter<RapidjsonDom<false>>(rapidjson_dom_info(), limits);
 }
 
@@ -276,7 +276,7 @@ const AdapterInfo& rapidjson_dom_insitu_info() {
   static const AdapterInfo info = rapidjson_dom_info_for(true);
   return info;
 }
-std::unique_ptr<Adapter> make_rapidjson_dom_insitu(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_rapidjson_dom_insitu(const Limits& limits) {
   return make_adapter<RapidjsonDom<true>>(rapidjson_dom_insitu_info(), limits);
 }
 

@@ -78,7 +78,7 @@ class RapidjsonSax {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit RapidjsonSax(const ParseLimits& limits) : limits_(limits) {}
+  explicit RapidjsonSax(const Limits& limits) : limits_(limits) {}
 
   Status parse(MessageBuffer& message) {
     NullSink sink;
@@ -110,7 +110,7 @@ class RapidjsonSax {
   }
 
  private:
-  ParseLimits limits_;        // depth policy
+  Limits limits_;             // depth policy
   rapidjson::Reader reader_;  // reused: its string stack keeps its capacity across messages
 };
 
@@ -140,7 +140,7 @@ const AdapterInfo& rapidjson_sax_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_rapidjson_sax(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_rapidjson_sax(const Limits& limits) {
   return make_adapter<RapidjsonSax>(rapidjson_sax_info(), limits);
 }
 

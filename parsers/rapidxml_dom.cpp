@@ -31,7 +31,7 @@ class RapidxmlDom {
   // skipped.
   static constexpr bool kNoDataNodes = (kFlags & rapidxml::parse_no_data_nodes) != 0;
 
-  explicit RapidxmlDom(const ParseLimits& limits)
+  explicit RapidxmlDom(const Limits& limits)
       : limits_(limits), scan_depth_(std::min(limits.max_depth, kRecursionLimit)) {}
 
   Status parse(MessageBuffer& message) {
@@ -162,7 +162,7 @@ class RapidxmlDom {
     }
   }
 
-  ParseLimits limits_;                    // depth and DOCTYPE policy
+  Limits limits_;                         // depth and DOCTYPE policy
   std::size_t scan_depth_;                // the depth the pre-scan allows: policy, capped
   rapidxml::xml_document<char> doc_;      // reused; clear() before each parse frees its pool
   const Node* root_ = nullptr;            // the root element of the last parse
@@ -207,7 +207,7 @@ const AdapterInfo& rapidxml_dom_info() {
   static const AdapterInfo info = rapidxml_info(false);
   return info;
 }
-std::unique_ptr<Adapter> make_rapidxml_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_rapidxml_dom(const Limits& limits) {
   return make_adapter<RapidxmlDom<rapidxml::parse_default>>(rapidxml_dom_info(), limits);
 }
 
@@ -215,7 +215,7 @@ const AdapterInfo& rapidxml_dom_fastest_info() {
   static const AdapterInfo info = rapidxml_info(true);
   return info;
 }
-std::unique_ptr<Adapter> make_rapidxml_dom_fastest(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_rapidxml_dom_fastest(const Limits& limits) {
   return make_adapter<RapidxmlDom<rapidxml::parse_fastest>>(rapidxml_dom_fastest_info(), limits);
 }
 

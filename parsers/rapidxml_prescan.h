@@ -14,7 +14,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "parsers/message_buffer.h"
+#include "core/message_buffer.h"
 
 namespace sb::rapidxml_prescan {
 

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string_view>
 
-#include "parsers/message_buffer.h"
+#include "core/message_buffer.h"
 
 namespace sb {
 

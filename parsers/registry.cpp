@@ -50,7 +50,7 @@ const AdapterEntry* find_adapter(std::string_view name) {
   return nullptr;
 }
 
-std::unique_ptr<Adapter> make_adapter(std::string_view name, const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_adapter(std::string_view name, const Limits& limits) {
   const AdapterEntry* e = find_adapter(name);
   return e ? e->make(limits) : nullptr;
 }

@@ -21,8 +21,8 @@ constexpr std::string_view default_adapter(bool json) {
 }
 
 struct AdapterEntry {
-  const AdapterInfo& (*info)();                                 // facts, built once
-  std::unique_ptr<Adapter> (*make)(const ParseLimits& limits);  // a fresh instance
+  const AdapterInfo& (*info)();                            // facts, built once
+  std::unique_ptr<Adapter> (*make)(const Limits& limits);  // a fresh instance
 };
 
 // Every adapter compiled into this build, in registry order (XML first, then JSON).
@@ -32,6 +32,6 @@ std::span<const AdapterEntry> adapters();
 const AdapterEntry* find_adapter(std::string_view name);
 
 // A new adapter by name, or nullptr when no such adapter is compiled in.
-std::unique_ptr<Adapter> make_adapter(std::string_view name, const ParseLimits& limits = {});
+std::unique_ptr<Adapter> make_adapter(std::string_view name, const Limits& limits = {});
 
 }  // namespace sb

@@ -27,7 +27,7 @@ class SimdjsonDom {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit SimdjsonDom(const ParseLimits& limits) : limits_(limits) {
+  explicit SimdjsonDom(const Limits& limits) : limits_(limits) {
     // simdjson checks depth only when a non-empty container opens, and rejects at
     // depth >= max_depth: max_depth + 1 accepts exactly max_depth levels of non-empty
     // containers. An empty container one level deeper still passes the parser (simdjson never
@@ -135,7 +135,7 @@ class SimdjsonDom {
     return Step::ok;
   }
 
-  ParseLimits limits_;               // depth policy
+  Limits limits_;                    // depth policy
   simdjson::dom::parser parser_;     // reused: buffers grow to the largest message
   simdjson::error_code init_error_;  // allocation failure in the constructor
   simdjson::dom::element root_;      // the last parse's root
@@ -174,7 +174,7 @@ const AdapterInfo& simdjson_dom_info() {
 #undef SB_STR_
   return info;
 }
-std::unique_ptr<Adapter> make_simdjson_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_simdjson_dom(const Limits& limits) {
   return make_adapter<SimdjsonDom>(simdjson_dom_info(), limits);
 }
 

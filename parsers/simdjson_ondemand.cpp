@@ -35,7 +35,7 @@ class SimdjsonOndemand {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit SimdjsonOndemand(const ParseLimits& limits) : limits_(limits) {
+  explicit SimdjsonOndemand(const Limits& limits) : limits_(limits) {
     // On-Demand does not check depth itself (the walk below does); max_depth is set anyway.
     init_error_ = parser_.allocate(kInitialCapacity, limits.max_depth);
   }
@@ -228,8 +228,8 @@ class SimdjsonOndemand {
     return Location{.offset = p - message.data()};
   }
 
-  ParseLimits limits_;  // depth policy
-  od::parser parser_;   // reused: its index and string buffer grow to the largest message
+  Limits limits_;      // depth policy
+  od::parser parser_;  // reused: its index and string buffer grow to the largest message
   simdjson::error_code init_error_;                 // allocation failure in the constructor
   simdjson::error_code error_ = simdjson::SUCCESS;  // the last failed call's code
 };
@@ -269,7 +269,7 @@ const AdapterInfo& simdjson_ondemand_info() {
 #undef SB_STR_
   return info;
 }
-std::unique_ptr<Adapter> make_simdjson_ondemand(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_simdjson_ondemand(const Limits& limits) {
   return make_adapter<SimdjsonOndemand>(simdjson_ondemand_info(), limits);
 }
 

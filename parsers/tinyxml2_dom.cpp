@@ -21,7 +21,7 @@ class Tinyxml2Dom {
  public:
   static constexpr Format kFormat = Format::xml;
 
-  explicit Tinyxml2Dom(const ParseLimits& limits) : limits_(limits) {}
+  explicit Tinyxml2Dom(const Limits& limits) : limits_(limits) {}
 
   Status parse(MessageBuffer& message) {
     // Parse() clears the previous tree itself (its node pools keep their blocks) and copies the
@@ -125,7 +125,7 @@ class Tinyxml2Dom {
     }
   }
 
-  ParseLimits limits_;  // depth and DOCTYPE policy
+  Limits limits_;  // depth and DOCTYPE policy
   // The library's defaults, spelled out: entity and character references decoded, whitespace
   // kept as written.
   tinyxml2::XMLDocument doc_{true, tinyxml2::PRESERVE_WHITESPACE};
@@ -170,7 +170,7 @@ const AdapterInfo& tinyxml2_dom_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_tinyxml2_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_tinyxml2_dom(const Limits& limits) {
   return make_adapter<Tinyxml2Dom>(tinyxml2_dom_info(), limits);
 }
 

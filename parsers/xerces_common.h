@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/events.h"
-#include "parsers/message_buffer.h"
-#include "parsers/status.h"
+#include "core/message_buffer.h"
+#include "core/status.h"
 
 namespace sb::xerces {
 

@@ -28,7 +28,7 @@ using xercesc::DOMNode;
 // Both unwind with xerces::Abort after storing the reason in status.
 class GuardedDomParser final : public xercesc::XercesDOMParser {
  public:
-  GuardedDomParser(const ParseLimits& limits, Status& status) : limits_(limits), status_(status) {}
+  GuardedDomParser(const Limits& limits, Status& status) : limits_(limits), status_(status) {}
 
   // Called before every parse.
   void begin() { depth_ = 0; }
@@ -60,7 +60,7 @@ class GuardedDomParser final : public xercesc::XercesDOMParser {
     throw xerces::Abort{};
   }
 
-  ParseLimits limits_;     // depth and DOCTYPE policy
+  Limits limits_;          // depth and DOCTYPE policy
   Status& status_;         // the adapter's failure slot
   std::size_t depth_ = 0;  // open elements
 };
@@ -69,7 +69,7 @@ class XercesDom {
  public:
   static constexpr Format kFormat = Format::xml;
 
-  explicit XercesDom(const ParseLimits& limits)
+  explicit XercesDom(const Limits& limits)
       : limits_(limits), errors_(status_, utf8_), parser_(limits, status_) {
     // XercesDOMParser defaults kept: doNamespaces false (qualified names as written, no
     // namespace checks), Val_Never (set explicitly only to document it), comment nodes created.
@@ -154,7 +154,7 @@ class XercesDom {
   }
 
   xerces::InitToken init_;               // Xerces initialized before the members below
-  ParseLimits limits_;                   // depth and DOCTYPE policy
+  Limits limits_;                        // depth and DOCTYPE policy
   Status status_;                        // failure stored by the handlers before they unwind
   xerces::Utf8Transcoder utf8_;          // UTF-16 -> UTF-8 for every string handed to the sink
   xerces::ErrorRecorder errors_;         // records the first error, silences Xerces
@@ -197,7 +197,7 @@ const AdapterInfo& xerces_dom_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_xerces_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_xerces_dom(const Limits& limits) {
   return make_adapter<XercesDom>(xerces_dom_info(), limits);
 }
 

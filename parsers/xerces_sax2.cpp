@@ -62,7 +62,7 @@ class XercesSax2 {
  public:
   static constexpr Format kFormat = Format::xml;
 
-  explicit XercesSax2(const ParseLimits& limits)
+  explicit XercesSax2(const Limits& limits)
       : limits_(limits),
         errors_(status_, utf8_),
         reader_(xercesc::XMLReaderFactory::createXMLReader()) {
@@ -119,7 +119,7 @@ class XercesSax2 {
   }
 
   xerces::InitToken init_;             // Xerces initialized before the members below
-  ParseLimits limits_;                 // depth and DOCTYPE policy
+  Limits limits_;                      // depth and DOCTYPE policy
   Status status_;                      // failure stored by the handlers before they unwind
   xerces::Utf8Transcoder utf8_;        // UTF-16 -> UTF-8 for every string handed to the sink
   xerces::ErrorRecorder errors_;       // records the first error, silences Xerces
@@ -204,7 +204,7 @@ const AdapterInfo& xerces_sax2_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_xerces_sax2(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_xerces_sax2(const Limits& limits) {
   return make_adapter<XercesSax2>(xerces_sax2_info(), limits);
 }
 

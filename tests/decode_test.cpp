@@ -77,7 +77,7 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
   int checked = 0;
   for (const AdapterEntry& entry : adapters()) {
     if (entry.info().format != Format::json) continue;
-    std::unique_ptr<Adapter> adapter = entry.make(ParseLimits{});
+    std::unique_ptr<Adapter> adapter = entry.make(Limits{});
     for (int round = 0; round < 2; ++round) {  // in-situ adapters get a fresh copy each time
       MessageBuffer buffer(message);
       rpc::Message out;

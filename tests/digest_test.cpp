@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "parsers/digest.h"
+#include "core/digest.h"
 
 namespace sb {
 namespace {

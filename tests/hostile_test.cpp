@@ -3,7 +3,7 @@
 //   CPU time (and 10 s of wall time: catches waiting, while tolerating a shared, loaded machine)
 //   and under 64 MiB of extra heap, and a rejection says why;
 // - DOCTYPE-bearing files are rejected by every XML adapter at every level (default limits);
-// - nesting deeper than ParseLimits.max_depth is rejected: the default 256 (around 256 deep and
+// - nesting deeper than Limits.max_depth is rejected: the default 256 (around 256 deep and
 //   on the corpus's 100,000-deep files) and a configured 64 (on a message 100 deep, which the
 //   default accepts unless the library's own cap is lower), with the bound itself exact;
 // - external entities are never read nor fetched, with the DOCTYPE refused and allowed: no
@@ -303,7 +303,7 @@ TEST_P(DepthLimitTest, DeeperThanMaxDepthIsRejected) {
   ASSERT_GE(depth, 100u);
   ASSERT_LE(depth, 101u);
 
-  std::unique_ptr<Adapter> by_default = entry->make(ParseLimits{});
+  std::unique_ptr<Adapter> by_default = entry->make(Limits{});
   const Outcome r100 = run(*by_default, message, Level::decode);
   if (depth > library_depth_cap(GetParam())) {
     EXPECT_EQ(r100.status.code(), StatusCode::limit)
@@ -313,7 +313,7 @@ TEST_P(DepthLimitTest, DeeperThanMaxDepthIsRejected) {
     EXPECT_NE(r100.canonical.find(R"("method":"complex")"), std::string::npos) << r100.canonical;
   }
 
-  std::unique_ptr<Adapter> limited = entry->make(ParseLimits{.max_depth = 64});
+  std::unique_ptr<Adapter> limited = entry->make(Limits{.max_depth = 64});
   for (Level level : {Level::walk, Level::decode}) {
     const Outcome r = run(*limited, message, level);
     EXPECT_EQ(r.status.code(), StatusCode::limit)
@@ -323,11 +323,11 @@ TEST_P(DepthLimitTest, DeeperThanMaxDepthIsRejected) {
 
   // The bound itself: exactly max_depth levels are accepted, one more is not.
   const auto [shallower, shallower_depth] = nested_complex(format, 30);  // 64 / 63 deep
-  std::unique_ptr<Adapter> exact = entry->make(ParseLimits{.max_depth = shallower_depth});
+  std::unique_ptr<Adapter> exact = entry->make(Limits{.max_depth = shallower_depth});
   const Outcome at = run(*exact, shallower, Level::decode);
   EXPECT_TRUE(at.status.ok()) << shallower_depth << " deep, max_depth " << shallower_depth << ": "
                               << at.status.describe();
-  std::unique_ptr<Adapter> one_less = entry->make(ParseLimits{.max_depth = shallower_depth - 1});
+  std::unique_ptr<Adapter> one_less = entry->make(Limits{.max_depth = shallower_depth - 1});
   const Outcome over = run(*one_less, shallower, Level::decode);
   EXPECT_EQ(over.status.code(), StatusCode::limit)
       << shallower_depth << " deep, max_depth " << shallower_depth - 1 << ": "
@@ -516,8 +516,8 @@ TEST_P(ExternalEntityTest, NeverReadNorFetched) {
   for (bool allow_doctype : {false, true}) {
     int accepted = 0;
     int digests_compared = 0;
-    std::unique_ptr<Adapter> adapter = entry->make(ParseLimits{.allow_doctype = allow_doctype});
-    std::unique_ptr<Adapter> reference = entry->make(ParseLimits{.allow_doctype = true});
+    std::unique_ptr<Adapter> adapter = entry->make(Limits{.allow_doctype = allow_doctype});
+    std::unique_ptr<Adapter> reference = entry->make(Limits{.allow_doctype = true});
     for (const XxeCase& c : docs) {
       for (Level level : kLevels) {
         const std::string where = c.label + " at " + level_name(level) +

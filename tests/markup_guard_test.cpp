@@ -20,7 +20,7 @@ std::string element_with(std::size_t attributes, std::size_t value_bytes = 0) {
 }
 
 TEST(MarkupGuardTest, CountsAttributesPerStartTag) {
-  ParseLimits limits;
+  Limits limits;
   limits.max_attributes = 3;
   EXPECT_TRUE(check_markup_limits(element_with(3), limits).ok());
   const Status over = check_markup_limits(element_with(4), limits);
@@ -31,7 +31,7 @@ TEST(MarkupGuardTest, CountsAttributesPerStartTag) {
 }
 
 TEST(MarkupGuardTest, QuotesCommentsCdataAndPisDoNotFoolIt) {
-  ParseLimits limits;
+  Limits limits;
   limits.max_attributes = 2;
   // '>' and the other quote inside a value do not end the tag early.
   EXPECT_EQ(check_markup_limits("<r a='>\"' b=\"'>\" c='x'/>", limits).code(), StatusCode::limit);
@@ -44,7 +44,7 @@ TEST(MarkupGuardTest, QuotesCommentsCdataAndPisDoNotFoolIt) {
 }
 
 TEST(MarkupGuardTest, BoundsAttributeValueLength) {
-  ParseLimits limits;
+  Limits limits;
   limits.max_attribute_bytes = 8;
   EXPECT_TRUE(check_markup_limits(element_with(1, 8), limits).ok());
   const Status s = check_markup_limits(element_with(1, 9), limits);
@@ -53,7 +53,7 @@ TEST(MarkupGuardTest, BoundsAttributeValueLength) {
 }
 
 TEST(MarkupGuardTest, ThresholdSkipsOnlyMessagesThatCannotBreakABound) {
-  ParseLimits limits;
+  Limits limits;
   limits.max_attributes = 10;
   // The shortest element with more than 10 attributes is longer than the threshold.
   std::string smallest = "<r";
@@ -66,7 +66,7 @@ TEST(MarkupGuardTest, ThresholdSkipsOnlyMessagesThatCannotBreakABound) {
 // Every XML adapter rejects the same over-bound message at the decode level, whether its library
 // is guarded before parsing or the codec counts from the events.
 TEST(MarkupGuardTest, EveryXmlAdapterRejectsAtDecode) {
-  ParseLimits limits;
+  Limits limits;
   limits.max_attributes = 4;
   const std::string message =
       "<?xml version='1.0'?><methodCall><methodName>add</methodName><params><param>"

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "parsers/message_buffer.h"
+#include "core/message_buffer.h"
 
 namespace sb {
 namespace {

@@ -1,4 +1,4 @@
-#include "parsers/status.h"
+#include "core/status.h"
 
 namespace sb {
 

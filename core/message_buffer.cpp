@@ -1,4 +1,4 @@
-#include "parsers/message_buffer.h"
+#include "core/message_buffer.h"
 
 #include <cstring>
 

@@ -11,15 +11,11 @@
 #include <vector>
 
 #include "core/events.h"
+#include "core/format.h"
 
 struct XXH3_state_s;  // <xxhash.h>, included by digest.cpp only
 
 namespace sb {
-
-enum class Format { xml, json };
-
-// "xml" / "json".
-std::string_view format_name(Format f);
 
 struct Digest {
   Format format = Format::xml;

@@ -1,4 +1,4 @@
-#include "parsers/digest.h"
+#include "core/digest.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -60,8 +60,6 @@ std::uint64_t StreamHash::value() {
   flush();
   return XXH3_64bits_digest(state_);
 }
-
-std::string_view format_name(Format f) { return f == Format::xml ? "xml" : "json"; }
 
 std::string Digest::to_json() const {
   auto field = [](const char* name, std::uint64_t v) {
