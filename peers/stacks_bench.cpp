@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
   }
   sb::Corpus corpus;
   try {
-    corpus = sb::Corpus::load(corpus_dir.empty() ? sb::default_corpus_dir() : corpus_dir);
+    corpus = sb::Corpus::load(corpus_dir.empty() ? sb::default_corpus_dir()
+                                                 : std::filesystem::path(corpus_dir));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "stacks_bench: %s\n", e.what());
     return 1;
