@@ -17,8 +17,8 @@ JSON: `soapbench call --protocol xmlrpc` -> xmlrpc_c_server, and xmlrpc_c_client
   serve's answer where the corpus has no response, verified against the manifest where it has).
 Findings (xmlrpc-c 1.33, README "Peers"): its own double parser is not correctly rounded and its
 formatter drops the last digits, so doubles come back within a few ulps (82.3 -> 82.29999999999998),
--0.0 comes back as 0.0 and the exponent form (5e-324) is refused (-503, as the XML-RPC spec's
-grammar allows it to); strings with characters outside the Basic Multilingual Plane are refused
+-0.0 comes back as 0.0 and the subnormal 5e-324 is refused (-503: its strtod fallback for forms
+its parser lacks, such as an exponent, fails on ERANGE); strings with characters outside the Basic Multilingual Plane are refused
 (-503); an unknown method is its -506, not the contract's -32601.
 Both servers bind 127.0.0.1 port 0 and are stopped by PID at the end.
 """
@@ -293,7 +293,7 @@ class AllOperationsTest(unittest.TestCase, CellAssertions):
         # A change here means xmlrpc-c changed: update README "Peers" and this file's findings.
         answer = soapbench_call(STATE['peer_url'], 'echoDoubles', ['[82.3,-0.0]'])
         self.assertEqual(answer['result'], [82.29999999999998, 0.0])
-        # The exponent form (how soapbench writes 5e-324) is refused by its parser.
+        # 5e-324 (which soapbench writes with an exponent) goes to strtod, refused on ERANGE.
         answer = soapbench_call(STATE['peer_url'], 'echoDoubles', ['[5e-324]'])
         self.assertEqual(answer['kind'], 'fault')
         self.assertEqual(answer['code'], -503)
