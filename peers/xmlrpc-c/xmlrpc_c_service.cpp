@@ -36,6 +36,7 @@ class Operation : public xmlrpc_c::method {
   Body body_;  // computes the result or throws xmlrpc_c::fault
 };
 
+// Throws xmlrpc-c's type fault for wrong params.
 [[noreturn]] void invalid(const std::string& why) {
   throw xmlrpc_c::fault("invalid params: " + why, xmlrpc_c::fault::CODE_TYPE);
 }
@@ -62,6 +63,7 @@ value person_out(const value& in, const std::string& where) {
   return ordered_struct(out);
 }
 
+// A PersonIn[] as a Person[].
 value people_out(const value& in, const std::string& where) {
   if (in.type() != value::TYPE_ARRAY) invalid(where + ": expected Person[]");
   const xmlrpc_c::carray items = xmlrpc_c::value_array(in).vectorValueValue();
@@ -94,6 +96,7 @@ value echo_array(const paramList& params, value::type_t type) {
   return xmlrpc_c::value_array(out);
 }
 
+// respond(wordcount, delay): sb::Service's document, after the delay.
 value respond(const paramList& params) {
   const int words = params.getInt(0);
   const int delay = params.getInt(1);
@@ -105,6 +108,7 @@ value respond(const paramList& params) {
   return doc;
 }
 
+// receiveString(length): "abc…" of that many bytes.
 value receive_string(const paramList& params) {
   const int n = params.getInt(0);
   params.verifyEnd(1);
@@ -114,6 +118,7 @@ value receive_string(const paramList& params) {
   return xmlrpc_c::value_string(s);
 }
 
+// add(a, b), refusing a 32-bit overflow.
 value add(const paramList& params) {
   const std::int64_t sum = std::int64_t{params.getInt(0)} + params.getInt(1);
   params.verifyEnd(2);
@@ -121,6 +126,7 @@ value add(const paramList& params) {
   return xmlrpc_c::value_int(static_cast<int>(sum));
 }
 
+// concat(s1, s2[, s3]).
 value concat(const paramList& params) {
   std::string s = params.getString(0) + params.getString(1);
   if (params.size() > 2) s += params.getString(2);
@@ -128,6 +134,7 @@ value concat(const paramList& params) {
   return xmlrpc_c::value_string(s);
 }
 
+// echoArray(a, b): a followed by b.
 value echo_two_arrays(const paramList& params) {
   xmlrpc_c::carray out = params.getArray(0);
   const xmlrpc_c::carray b = params.getArray(1);
@@ -136,6 +143,7 @@ value echo_two_arrays(const paramList& params) {
   return xmlrpc_c::value_array(out);
 }
 
+// getRate(from, to) from sb::Service's table.
 value get_rate(const paramList& params) {
   const std::string from = params.getString(0);
   const std::string to = params.getString(1);

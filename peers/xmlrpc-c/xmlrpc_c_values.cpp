@@ -37,6 +37,7 @@ xmlrpc_c::value adopt(xmlrpc_value* v) {
   return out;
 }
 
+// A string (or, with base64, the bytes of a base64 value).
 Value read_text(xmlrpc_value* v, bool base64) {
   Env env;
   std::size_t len = 0;
@@ -56,6 +57,7 @@ Value read_text(xmlrpc_value* v, bool base64) {
   return out;
 }
 
+// A dateTime in canonical text.
 Value read_datetime(xmlrpc_value* v) {
   Env env;
   xmlrpc_datetime dt{};
@@ -68,6 +70,7 @@ Value read_datetime(xmlrpc_value* v) {
   return Value::datetime(buf);
 }
 
+// int, i8, boolean, double or nil.
 Value read_scalar(xmlrpc_value* v) {
   Env env;
   switch (xmlrpc_value_type(v)) {
@@ -103,6 +106,7 @@ Value read_scalar(xmlrpc_value* v) {
   }
 }
 
+// Any value, recursively.
 Value read(xmlrpc_value* v) {
   Env env;
   switch (xmlrpc_value_type(v)) {
