@@ -9,43 +9,14 @@
 #include "cli/commands.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
+#include "harness/call_args.h"
 #include "harness/http_client.h"
-#include "parsers/registry.h"
 
 namespace sb::cli {
 
 namespace {
 
 using rpc::Value;
-
-// The params of METHOD typed by the contract exactly as the server types JSON-RPC params: ARGS
-// (JSON values) are checked one by one, then spliced into a JSON-RPC call that the default JSON
-// adapter decodes (codecs/json_decoder.h). Params past the contract's stay untyped; the server
-// judges them. Empty error on success.
-std::vector<Value> typed_params(const std::string& method, const std::vector<std::string>& args,
-                                std::string& error) {
-  std::unique_ptr<Adapter> json = make_adapter(kDefaultJsonAdapter);
-  std::string call = "{\"jsonrpc\":\"2.0\",\"method\":";
-  rpc::append_json_string(call, method);
-  call += ",\"params\":[";
-  MessageBuffer buffer;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    buffer.assign(args[i]);
-    if (const Status s = json->parse(buffer); !s.ok()) {
-      error = fmt::format("argument {} is not JSON: {}", i + 1, s.describe());
-      return {};
-    }
-    call += (i == 0 ? "" : ",") + args[i];
-  }
-  buffer.assign(call + "],\"id\":1}");
-  rpc::Message m;
-  DecodeReport report;
-  if (const Status s = json->decode(buffer, rpc::DecodeContext{}, m, report); !s.ok()) {
-    error = s.reason();
-    return {};
-  }
-  return std::move(m.params);
-}
 
 // The family --protocol and --style name, or an error.
 std::optional<rpc::Family> family_of(const std::string& protocol, const std::string& style,
@@ -144,7 +115,7 @@ void add_call_command(CLI::App& app) {
     rpc::Message request;
     request.kind = rpc::MessageKind::call;
     request.method = method;
-    request.params = typed_params(method, args, error);
+    request.params = typed_call_params(method, args, error);
     if (!error.empty()) {
       fmt::print(stderr, "soapbench: call {}: {}\n", method, error);
       throw ExitCode{1};

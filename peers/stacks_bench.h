@@ -1,0 +1,20 @@
+// stacks_bench's registration hook: each peer's deserializer benchmarks
+// (peers/<stack>/<stack>_decode_bench.cpp) add a registrar from a file-scope static initializer;
+// main runs every registrar once the corpus is loaded.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "harness/corpus.h"
+
+namespace sb::stacks {
+
+// Registers a peer's benchmarks over the corpus for `set` ("default" or "full"); returns how
+// many it registered.
+using Registrar = std::size_t (*)(const Corpus& corpus, const std::string& set);
+
+// Adds a registrar; returns true (for `const bool registered = add_registrar(...)`).
+bool add_registrar(Registrar registrar);
+
+}  // namespace sb::stacks

@@ -1,0 +1,121 @@
+// xmlrpc_c_client: one XML-RPC call (or --repeat N) through xmlrpc-c's client on ONE persistent
+// curl transport (keep-alive), printing the response's canonical JSON like `soapbench call`.
+// ARGS are JSON values typed by the contract (harness/call_args.h), converted to xmlrpc-c values.
+#include <xmlrpc-c/client.hpp>
+#include <xmlrpc-c/client_transport.hpp>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "codecs/canonical_json.h"
+#include "harness/call_args.h"
+#include "peers/xmlrpc-c/xmlrpc_c_values.h"
+
+namespace {
+
+// Command-line settings.
+struct Options {
+  std::string url;                 // base URL (then /RPC2 is added) or the full endpoint URL
+  int repeat = 1;                  // calls to make
+  bool timing = false;             // a JSON timing line after each response
+  unsigned timeout_ms = 30'000;    // per call
+  std::size_t max_xml = 64 << 20;  // largest response document; xmlrpc-c: 512 KiB
+  std::string method;              // operation name
+};
+
+// The endpoint: URL as given when it names a path, else URL + "/RPC2" (as `soapbench call`).
+std::string endpoint(const std::string& url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t path = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
+  return path == std::string::npos ? url + "/RPC2" : url;
+}
+
+// The call's outcome as the suite's message.
+sb::rpc::Message to_message(const std::string& method, xmlrpc_c::rpc& call) {
+  sb::rpc::Message m;
+  if (call.isSuccessful()) {
+    m.kind = sb::rpc::MessageKind::response;
+    m.method = method;
+    m.result = sb::peers::from_xmlrpc_c(call.getResult());
+  } else {
+    const xmlrpc_c::fault f = call.getFault();
+    m.kind = sb::rpc::MessageKind::fault;
+    m.fault_code = static_cast<int>(f.getCode());
+    m.fault_message = f.getDescription();
+  }
+  return m;
+}
+
+int run(const Options& o, const std::vector<std::string>& args) {
+  std::string error;
+  const std::vector<sb::rpc::Value> typed = sb::typed_call_params(o.method, args, error);
+  if (!error.empty()) {
+    std::fprintf(stderr, "xmlrpc_c_client: call %s: %s\n", o.method.c_str(), error.c_str());
+    return 1;
+  }
+  xmlrpc_c::paramList params;
+  for (const sb::rpc::Value& v : typed) params.add(sb::peers::to_xmlrpc_c(v));
+  xmlrpc_limit_set(XMLRPC_XML_SIZE_LIMIT_ID, o.max_xml);
+  // No proxy: the servers are local, whatever the environment says.
+  xmlrpc_c::clientXmlTransport_curl transport(
+      xmlrpc_c::clientXmlTransport_curl::constrOpt().timeout(o.timeout_ms).proxy(""));
+  xmlrpc_c::client_xml client(&transport);
+  xmlrpc_c::carriageParm_curl0 carriage(endpoint(o.url));
+  int exit_code = 0;
+  for (int i = 0; i < o.repeat; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    xmlrpc_c::rpcPtr call(o.method, params);
+    call->call(&client, &carriage);
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    const sb::rpc::Message m = to_message(o.method, *call.operator->());
+    std::printf("%s\n", sb::rpc::to_canonical_json(m).c_str());
+    // xmlrpc-c's transport does not expose its socket: no wire byte counts.
+    if (o.timing) std::printf("{\"timing\":{\"total_ns\":%lld},\"wire\":null}\n", (long long)ns);
+    exit_code = m.kind == sb::rpc::MessageKind::fault ? 2 : 0;
+  }
+  std::fflush(stdout);
+  return exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app(
+      "xmlrpc_c_client: XML-RPC calls through xmlrpc-c's curl client; prints each "
+      "response's canonical JSON: [OPTIONS] METHOD [ARGS...]");
+  app.add_option("--url", o.url, "Server base URL (http://host:port) or endpoint URL")->required();
+  app.add_option("--repeat", o.repeat, "Make the call N times on one connection")
+      ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+  app.add_flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
+  app.add_option("--timeout-ms", o.timeout_ms, "Per-call timeout")->capture_default_str();
+  app.add_option("--max-xml", o.max_xml, "Largest response document (xmlrpc-c: 512 KiB)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("method", o.method, "Operation name (docs/service.md)")->required();
+  // As `soapbench call`: ARGS are extras, so "[1,2]" stays one JSON value and "-1" a number.
+  app.allow_extras();
+  app.footer("ARGS: the operation's parameters as JSON values, typed by the contract.");
+  CLI11_PARSE(app, argc, argv);
+  const std::vector<std::string> args = app.remaining();
+  for (const std::string& a : args) {
+    if (a.starts_with("--")) {
+      std::fprintf(stderr, "xmlrpc_c_client: unknown option %s\n", a.c_str());
+      return 1;
+    }
+  }
+  try {
+    return run(o, args);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "xmlrpc_c_client: call %s at %s: %s\n", o.method.c_str(), o.url.c_str(),
+                 e.what());
+    return 1;
+  }
+}
