@@ -15,11 +15,12 @@
 namespace sb {
 namespace {
 
-// CharReaderBuilder's defaults accept comments, trailing commas and dropped null placeholders
-// (`[1,,2]`); strictMode() turns every extension off, refuses duplicate keys and anything after
-// the value. stackLimit bounds its recursive readValue(): it counts the root's slot too, so
-// max_depth + 1 accepts max_depth levels of non-empty containers (an empty container one level
-// deeper passes the library; the walk refuses it).
+// CharReaderBuilder's defaults accept comments, trailing commas (`[1,]`) and anything after the
+// value (failIfExtra off) and keep duplicate keys' last value; strictMode() turns those off and
+// refuses duplicate keys (it leaves skipBom on: a UTF-8 BOM is skipped). stackLimit bounds its
+// recursive readValue(): it counts the root's slot too, so max_depth + 1 accepts max_depth levels
+// of non-empty containers (an empty container one level deeper passes the library; the walk
+// refuses it).
 std::unique_ptr<Json::CharReader> make_reader(std::size_t max_depth) {
   Json::CharReaderBuilder builder;
   Json::CharReaderBuilder::strictMode(&builder.settings_);
@@ -208,11 +209,11 @@ const AdapterInfo& jsoncpp_dom_info() {
       .digest_exempt = false,
       .notes =
           "CharReader reused, a new Value tree per message (std::map per object and "
-          "array); strict mode (the defaults accept comments, trailing commas and [1,,2]) "
-          "also refuses duplicate keys; members come back sorted by key, the walk restores "
-          "document order from each value's getOffsetStart() (a sort per object); an "
-          "empty container one level past max_depth passes `parse` and is rejected by "
-          "walk/decode",
+          "array); strict mode (the defaults accept comments, trailing commas and text "
+          "after the value) also refuses duplicate keys; members come back sorted by key, "
+          "the walk restores document order from each value's getOffsetStart() (a sort per "
+          "object); an empty container one level past max_depth passes `parse` and is "
+          "rejected by walk/decode",
   };
   return info;
 }
