@@ -1,8 +1,8 @@
 // Boost.JSON in its DOM model: a reused basic_parser feeding a value_stack, which is what
 // boost::json::parser is (its handler, written out here so that doubles are read correctly
-// rounded: parsers/boostjson_numbers.h). boostjson/dom allocates the tree with the default
+// rounded: parsers/boostjson_common.h). boostjson/dom allocates the tree with the default
 // resource (new/delete per node); boostjson/dom-monotonic with a monotonic_resource over a
-// reused buffer, released per message, as Boost's documentation recommends for parse and discard.
+// reused buffer, rebuilt per message, as Boost's documentation recommends for parse and discard.
 #include <boost/json/basic_parser_impl.hpp>
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/value.hpp>
@@ -84,13 +84,14 @@ class BoostjsonDom {
   explicit BoostjsonDom(const ParseLimits& limits)
       : limits_(limits),
         buffer_(kMonotonic ? std::make_unique<unsigned char[]>(kMonotonicBytes) : nullptr),
-        parser_(options(limits)) {
-    if constexpr (kMonotonic) resource_.emplace(buffer_.get(), kMonotonicBytes);
-  }
+        parser_(options(limits)) {}
 
   Status parse(MessageBuffer& message) {
     root_.reset();  // the previous tree goes before its memory is reused
-    if constexpr (kMonotonic) resource_->release();
+    // Rebuilt rather than release()d: 1.81's release() frees the heap blocks but keeps the next
+    // block size, which doubles with every block ever taken, so a resource reused this way soon
+    // asks for an impossible block (std::bad_alloc after a few dozen large messages).
+    if constexpr (kMonotonic) resource_.emplace(buffer_.get(), kMonotonicBytes);
     parser_.reset();
     StackHandler& h = parser_.handler();
     h.out_of_range = false;
@@ -204,7 +205,7 @@ AdapterInfo boostjson_dom_info_for(bool monotonic) {
       .model = Model::dom,
       .mode = std::string("basic_parser + value_stack (boost::json::parser's handler), "
                           "parse_options{max_depth=limit}, storage: ") +
-              (monotonic ? "monotonic_resource(64 KiB buffer), released per message"
+              (monotonic ? "monotonic_resource(64 KiB buffer), rebuilt per message"
                          : "default resource (new/delete)"),
       .validates_utf8 = true,
       .expands_entities = true,
@@ -213,13 +214,16 @@ AdapterInfo boostjson_dom_info_for(bool monotonic) {
       .reuses_state = true,
       .fastest_mode = false,
       .digest_exempt = false,
-      .notes = std::string("parser and value_stack reused; ") +
-               (monotonic ? "the tree lives in a monotonic_resource whose 64 KiB buffer is "
-                            "reused (larger messages take heap blocks, freed at release)"
-                          : "a new tree per message, every container and long string its "
-                            "own allocation") +
-               "; doubles re-read with std::from_chars (1.81 is not correctly rounded: 10% of "
-               "corpus doubles differ); the library's max_depth (default 32) set to the limit",
+      .notes =
+          std::string("parser and value_stack reused; ") +
+          (monotonic
+               ? "the tree lives in a monotonic_resource whose 64 KiB buffer is "
+                 "reused (larger messages take heap blocks, freed when it is rebuilt per message: "
+                 "1.81's release() keeps doubling the next block size)"
+               : "a new tree per message, every container and long string its "
+                 "own allocation") +
+          "; doubles re-read with std::from_chars (1.81 is not correctly rounded: 10% of "
+          "corpus doubles differ); the library's max_depth (default 32) set to the limit",
   };
 }
 

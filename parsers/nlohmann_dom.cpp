@@ -1,9 +1,9 @@
-// nlohmann/json in its DOM model: json::parse builds the tree, which the walk visits. The
-// library's default type, nlohmann::json, keeps an object's members in a std::map, so they come
-// back sorted by name: the Digest's hash (document order) differs, hence digest_exempt; the
-// decoded message does not (JSON-RPC reads members by name). nlohmann::ordered_json would keep
-// document order, but its ordered_map finds each key by linear search: building an object is
-// quadratic in its members (10,000 keys in a 100 KB message: 1.9 s; 40,000: 24 s).
+// nlohmann/json in its DOM model: ordered_json::parse builds the tree, which the walk visits in
+// document order. ordered_json, not nlohmann::json: nlohmann::json keeps objects in a std::map,
+// so its members come back sorted by name and the Digest (document order) would differ;
+// ordered_json is the library's documented type for keeping insertion order (the decoded
+// struct's members follow the document too). Its ordered_map finds each key by linear search, so
+// building an object is quadratic in its members (10,000 keys, 100 KB: 1.9 s; 40,000: 24 s).
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -16,7 +16,7 @@
 namespace sb {
 namespace {
 
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;
 
 class NlohmannDom {
  public:
@@ -48,10 +48,10 @@ class NlohmannDom {
   }
 
  private:
-  // An open container during the walk and its next child.
+  // An open container during the walk and the index of its next child.
   struct Frame {
-    const Json* container;    // object or array
-    Json::const_iterator it;  // next member / element to visit
+    const Json* container;  // object or array
+    std::size_t index;      // next member / element to visit
   };
 
   // How emitting one value ended.
@@ -70,10 +70,10 @@ class NlohmannDom {
       for (;;) {
         if (stack_.empty()) return Status::success();
         Frame& f = stack_.back();
-        if (f.it != f.container->cend()) {
-          if (f.container->is_object() && !sink.key(f.it.key())) return Status::stopped();
-          v = &*f.it;
-          ++f.it;
+        if (f.index < f.container->size()) {
+          v = child(f, sink);
+          if (v == nullptr) return Status::stopped();
+          ++f.index;
           break;
         }
         if (!(f.container->is_object() ? sink.end_object() : sink.end_array())) {
@@ -96,7 +96,7 @@ class NlohmannDom {
         if (!(object ? sink.start_object() : sink.start_array())) return Step::stopped;
         if (v.empty())
           return (object ? sink.end_object() : sink.end_array()) ? Step::ok : Step::stopped;
-        stack_.push_back({&v, v.cbegin()});
+        stack_.push_back({&v, 0});
         return Step::ok;
       }
       case value_t::string:
@@ -126,6 +126,17 @@ class NlohmannDom {
 
   static Step step(bool sink_continues) { return sink_continues ? Step::ok : Step::stopped; }
 
+  // The frame's current child; for an object, its key is emitted first. nullptr: stopped.
+  template <class Sink>
+  static const Json* child(const Frame& f, Sink& sink) {
+    if (f.container->is_array()) {
+      return &f.container->get_ref<const Json::array_t&>()[f.index];
+    }
+    const auto& member = f.container->get_ref<const Json::object_t&>().begin()[f.index];
+    if (!sink.key(member.first)) return nullptr;
+    return &member.second;
+  }
+
   ParseLimits limits_;        // depth policy
   Json root_;                 // the last parse's tree
   std::vector<Frame> stack_;  // scratch for the walk
@@ -143,20 +154,20 @@ const AdapterInfo& nlohmann_dom_info() {
                  std::to_string(NLOHMANN_JSON_VERSION_PATCH),
       .format = Format::json,
       .model = Model::dom,
-      .mode = "json::parse(first, last, no callback, exceptions, no comments)",
+      .mode = "ordered_json::parse(first, last, no callback, exceptions, no comments)",
       .validates_utf8 = true,
       .expands_entities = true,
       .processes_namespaces = false,
       .modifies_input = false,
       .reuses_state = false,
       .fastest_mode = false,
-      .digest_exempt = true,
+      .digest_exempt = false,
       .notes =
           "a new tree per message (every value, string and container its own allocation); "
-          "objects are std::maps: members come back sorted by name, so the Digest's hash "
-          "differs (counts and the decoded message do not); no depth limit in the library "
-          "(its parser is iterative): the walk refuses beyond max_depth, so `parse` accepts "
-          "any depth",
+          "ordered_json keeps members in document order (nlohmann::json's std::map sorts "
+          "them), but finds each key by linear search: quadratic in an object's members; "
+          "no depth limit in the library (its parser is iterative): the walk refuses "
+          "beyond max_depth, so `parse` accepts any depth",
   };
   return info;
 }
