@@ -189,7 +189,8 @@ endif()
 # No "# apt:" line yet: libboost1.81-dev conflicts with libboost1.74-dev, which libboost-dev
 # (Asio/Beast, below) and python3-pythran (a dependency of python3-scipy) require, so apt would
 # remove those to install it. Until the project moves to Boost 1.81 the adapters are built only
-# where Boost.JSON is found (-DBoost_DIR=... of a 1.81 tree), and SB_REQUIRE_ALL_PARSERS does not
+# where Boost.JSON is found (a fresh configure with -DCMAKE_PREFIX_PATH=<a Boost 1.81 tree>, which
+# Asio and Beast below then come from too: one Boost), and SB_REQUIRE_ALL_PARSERS does not
 # require them.
 find_package(boost_json 1.81 CONFIG QUIET)
 if(TARGET Boost::json)
