@@ -34,11 +34,11 @@ void add_list_command(CLI::App& app) {
   static bool verbose = false;
   cmd->add_flag("-v,--verbose", verbose, "Also print each adapter's library mode and notes");
   cmd->callback([] {
-    fmt::print("{:<22} {:<10} {:<8} {:<6} {:<6} {}\n", "NAME", "LIBRARY", "VERSION", "FORMAT",
+    fmt::print("{:<23} {:<13} {:<8} {:<6} {:<6} {}\n", "NAME", "LIBRARY", "VERSION", "FORMAT",
                "MODEL", "FLAGS");
     for (const AdapterEntry& e : adapters()) {
       const AdapterInfo& i = e.info();
-      fmt::print("{:<22} {:<10} {:<8} {:<6} {:<6} {}\n", i.name, i.library, i.version,
+      fmt::print("{:<23} {:<13} {:<8} {:<6} {:<6} {}\n", i.name, i.library, i.version,
                  format_name(i.format), model_name(i.model), flag_words(i));
       if (verbose) fmt::print("    mode: {}\n    notes: {}\n", i.mode, i.notes);
     }

@@ -141,6 +141,68 @@ else()
   sb_missing(simdjson libsimdjson-dev ${_sb_req})
 endif()
 
+# --- nlohmann/json (nlohmann-json3-dev, header only) ---
+# apt: nlohmann-json3-dev
+find_package(nlohmann_json 3 CONFIG QUIET)
+if(TARGET nlohmann_json::nlohmann_json)
+  set(SB_HAVE_NLOHMANN ON)
+  add_library(sb::nlohmann INTERFACE IMPORTED)
+  target_link_libraries(sb::nlohmann INTERFACE nlohmann_json::nlohmann_json)
+  sb_found(nlohmann/json "${nlohmann_json_VERSION}")
+else()
+  set(SB_HAVE_NLOHMANN OFF)
+  sb_missing(nlohmann/json nlohmann-json3-dev ${_sb_req})
+endif()
+
+# --- JsonCpp (libjsoncpp-dev) ---
+# apt: libjsoncpp-dev
+find_package(jsoncpp CONFIG QUIET)
+if(TARGET JsonCpp::JsonCpp)
+  set(SB_HAVE_JSONCPP ON)
+  add_library(sb::jsoncpp INTERFACE IMPORTED)
+  target_link_libraries(sb::jsoncpp INTERFACE JsonCpp::JsonCpp)
+  sb_found(JsonCpp "${jsoncpp_VERSION}")
+else()
+  set(SB_HAVE_JSONCPP OFF)
+  sb_missing(JsonCpp libjsoncpp-dev ${_sb_req})
+endif()
+
+# --- YAJL (libyajl-dev; no CMake package: header and library found by name) ---
+# apt: libyajl-dev
+find_path(SB_YAJL_INCLUDE yajl/yajl_parse.h)
+find_library(SB_YAJL_LIBRARY yajl)
+if(SB_YAJL_INCLUDE AND SB_YAJL_LIBRARY)
+  set(SB_HAVE_YAJL ON)
+  add_library(sb::yajl UNKNOWN IMPORTED)
+  set_target_properties(sb::yajl PROPERTIES IMPORTED_LOCATION "${SB_YAJL_LIBRARY}"
+                                            INTERFACE_INCLUDE_DIRECTORIES "${SB_YAJL_INCLUDE}")
+  foreach(_part MAJOR MINOR MICRO)
+    sb_header_define("${SB_YAJL_INCLUDE}/yajl/yajl_version.h" YAJL_${_part} _yajl_${_part})
+  endforeach()
+  sb_found(YAJL "${_yajl_MAJOR}.${_yajl_MINOR}.${_yajl_MICRO}")
+else()
+  set(SB_HAVE_YAJL OFF)
+  sb_missing(YAJL libyajl-dev ${_sb_req})
+endif()
+
+# --- Boost.JSON (libboost-json1.81-dev; Debian 12's libboost-dev is 1.74, which has no JSON) ---
+# No "# apt:" line yet: libboost1.81-dev conflicts with libboost1.74-dev, which libboost-dev
+# (Asio/Beast, below) and python3-pythran (a dependency of python3-scipy) require, so apt would
+# remove those to install it. Until the project moves to Boost 1.81 the adapters are built only
+# where Boost.JSON is found (a fresh configure with -DCMAKE_PREFIX_PATH=<a Boost 1.81 tree>, which
+# Asio and Beast below then come from too: one Boost), and SB_REQUIRE_ALL_PARSERS does not
+# require them.
+find_package(boost_json 1.81 CONFIG QUIET)
+if(TARGET Boost::json)
+  set(SB_HAVE_BOOSTJSON ON)
+  add_library(sb::boostjson INTERFACE IMPORTED)
+  target_link_libraries(sb::boostjson INTERFACE Boost::json)
+  sb_found(Boost.JSON "${boost_json_VERSION}")
+else()
+  set(SB_HAVE_BOOSTJSON OFF)
+  sb_missing(Boost.JSON libboost-json1.81-dev OFF)
+endif()
+
 # --- xxHash (libxxhash-dev; the Digest's hash, XXH3 64, so every adapter needs it) ---
 # apt: libxxhash-dev
 find_path(SB_XXHASH_INCLUDE xxhash.h)

@@ -25,7 +25,7 @@ ALLOWED = {
 }
 PARSER_LIBRARIES = re.compile(
     r'^(pugixml\.hpp|pugiconfig\.hpp|rapidxml/|tinyxml2\.h|libxml/|xercesc/|expat\.h|'
-    r'expat_external\.h|rapidjson/|simdjson\.h|simdjson/)')
+    r'expat_external\.h|rapidjson/|simdjson\.h|simdjson/|boost/json|nlohmann/|json/|yajl/)')
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 
 
