@@ -70,7 +70,7 @@ struct StackHandler {
 
 // The parse options: the library's defaults (strict JSON, UTF-8 validated) except max_depth,
 // whose default is 32.
-bj::parse_options options(const ParseLimits& limits) {
+bj::parse_options options(const Limits& limits) {
   bj::parse_options o;
   o.max_depth = limits.max_depth;
   return o;
@@ -81,7 +81,7 @@ class BoostjsonDom {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit BoostjsonDom(const ParseLimits& limits)
+  explicit BoostjsonDom(const Limits& limits)
       : limits_(limits),
         buffer_(kMonotonic ? std::make_unique<unsigned char[]>(kMonotonicBytes) : nullptr),
         parser_(options(limits)) {}
@@ -188,7 +188,7 @@ class BoostjsonDom {
     return &m.value();
   }
 
-  ParseLimits limits_;                              // depth policy (the parser applies it)
+  Limits limits_;                                   // depth policy (the parser applies it)
   std::unique_ptr<unsigned char[]> buffer_;         // dom-monotonic: the resource's first buffer
   std::optional<bj::monotonic_resource> resource_;  // dom-monotonic: the tree's memory
   bj::basic_parser<StackHandler> parser_;           // reused: its state stack keeps its capacity
@@ -233,7 +233,7 @@ const AdapterInfo& boostjson_dom_info() {
   static const AdapterInfo info = boostjson_dom_info_for(false);
   return info;
 }
-std::unique_ptr<Adapter> make_boostjson_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_boostjson_dom(const Limits& limits) {
   return make_adapter<BoostjsonDom<false>>(boostjson_dom_info(), limits);
 }
 
@@ -241,7 +241,7 @@ const AdapterInfo& boostjson_dom_monotonic_info() {
   static const AdapterInfo info = boostjson_dom_info_for(true);
   return info;
 }
-std::unique_ptr<Adapter> make_boostjson_dom_monotonic(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_boostjson_dom_monotonic(const Limits& limits) {
   return make_adapter<BoostjsonDom<true>>(boostjson_dom_monotonic_info(), limits);
 }
 

@@ -93,7 +93,7 @@ class BoostjsonStream {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit BoostjsonStream(const ParseLimits& limits) : limits_(limits) {
+  explicit BoostjsonStream(const Limits& limits) : limits_(limits) {
     options_.max_depth = limits.max_depth;  // the library's default is 32
   }
 
@@ -123,7 +123,7 @@ class BoostjsonStream {
   }
 
  private:
-  ParseLimits limits_;         // depth policy (the parser applies it)
+  Limits limits_;              // depth policy (the parser applies it)
   bj::parse_options options_;  // the library's defaults but max_depth
   std::string scratch_;        // reused: joins strings handed over in parts
 };
@@ -154,7 +154,7 @@ const AdapterInfo& boostjson_stream_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_boostjson_stream(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_boostjson_stream(const Limits& limits) {
   return make_adapter<BoostjsonStream>(boostjson_stream_info(), limits);
 }
 

@@ -47,7 +47,7 @@ class JsoncppDom {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit JsoncppDom(const ParseLimits& limits)
+  explicit JsoncppDom(const Limits& limits)
       : limits_(limits), reader_(make_reader(limits.max_depth)) {}
 
   Status parse(MessageBuffer& message) {
@@ -181,7 +181,7 @@ class JsoncppDom {
 
   static Step step(bool sink_continues) { return sink_continues ? Step::ok : Step::stopped; }
 
-  ParseLimits limits_;                        // depth policy
+  Limits limits_;                             // depth policy
   std::unique_ptr<Json::CharReader> reader_;  // reused across messages
   Json::Value root_;                          // the last parse's tree
   std::string errs_;                          // the reader's error text, reused
@@ -217,7 +217,7 @@ const AdapterInfo& jsoncpp_dom_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_jsoncpp_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_jsoncpp_dom(const Limits& limits) {
   return make_adapter<JsoncppDom>(jsoncpp_dom_info(), limits);
 }
 

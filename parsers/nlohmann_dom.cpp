@@ -22,7 +22,7 @@ class NlohmannDom {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit NlohmannDom(const ParseLimits& limits) : limits_(limits) {}
+  explicit NlohmannDom(const Limits& limits) : limits_(limits) {}
 
   Status parse(MessageBuffer& message) {
     root_ = nullptr;  // the previous tree goes before the next one is built
@@ -137,7 +137,7 @@ class NlohmannDom {
     return &member.second;
   }
 
-  ParseLimits limits_;        // depth policy
+  Limits limits_;             // depth policy
   Json root_;                 // the last parse's tree
   std::vector<Frame> stack_;  // scratch for the walk
 };
@@ -171,7 +171,7 @@ const AdapterInfo& nlohmann_dom_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_nlohmann_dom(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_nlohmann_dom(const Limits& limits) {
   return make_adapter<NlohmannDom>(nlohmann_dom_info(), limits);
 }
 

@@ -76,7 +76,7 @@ class NlohmannSax {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit NlohmannSax(const ParseLimits& limits) : limits_(limits) {}
+  explicit NlohmannSax(const Limits& limits) : limits_(limits) {}
 
   Status parse(MessageBuffer& message) {
     NullSink sink;
@@ -96,7 +96,7 @@ class NlohmannSax {
   }
 
  private:
-  ParseLimits limits_;  // depth policy
+  Limits limits_;  // depth policy
 };
 
 }  // namespace
@@ -126,7 +126,7 @@ const AdapterInfo& nlohmann_sax_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_nlohmann_sax(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_nlohmann_sax(const Limits& limits) {
   return make_adapter<NlohmannSax>(nlohmann_sax_info(), limits);
 }
 

@@ -91,7 +91,7 @@ class YajlSax {
  public:
   static constexpr Format kFormat = Format::json;
 
-  explicit YajlSax(const ParseLimits& limits) : limits_(limits) {}
+  explicit YajlSax(const Limits& limits) : limits_(limits) {}
 
   Status parse(MessageBuffer& message) {
     NullSink sink;
@@ -120,7 +120,7 @@ class YajlSax {
   }
 
  private:
-  ParseLimits limits_;  // depth policy
+  Limits limits_;  // depth policy
 };
 
 // "2.1.0" from yajl_version()'s 20100.
@@ -156,7 +156,7 @@ const AdapterInfo& yajl_sax_info() {
   };
   return info;
 }
-std::unique_ptr<Adapter> make_yajl_sax(const ParseLimits& limits) {
+std::unique_ptr<Adapter> make_yajl_sax(const Limits& limits) {
   return make_adapter<YajlSax>(yajl_sax_info(), limits);
 }
 
