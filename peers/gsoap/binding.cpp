@@ -5,12 +5,19 @@
 #include SB_GSOAP_HEADER
 #include "peers/gsoap/binding.h"
 #include "peers/gsoap/binding_values.h"
+#include "peers/gsoap/context.h"
 
-// Reads the element TAG into a new generated struct VAR of type TYPE (or returns the error).
-#define SB_READ(TYPE, TAG, VAR) \
-  struct TYPE VAR;              \
-  soap_default_##TYPE(s, &VAR); \
-  if (soap_get_##TYPE(s, &VAR, TAG, nullptr) == nullptr) return s->error
+// Reads the whole message `message` with the element TAG of the Body into a new generated struct
+// VAR of type TYPE, or returns the gSOAP error. VAR is only complete once the message is read
+// (href/id references are resolved at its end), so conversions come after this.
+#define SB_READ(TYPE, TAG, VAR)                                                                  \
+  struct TYPE VAR;                                                                               \
+  soap_default_##TYPE(s, &VAR);                                                                  \
+  if (const int e = sb::gsoap::read_message(                                                     \
+          s, message,                                                                            \
+          [&](soap* c) { return soap_get_##TYPE(c, &VAR, TAG, nullptr) ? SOAP_OK : c->error; }); \
+      e != SOAP_OK)                                                                              \
+  return e
 
 namespace SB_GSOAP_NS {
 
@@ -43,12 +50,12 @@ int result_of(int error, Value& result, F convert) {
      return result_of(soap_call_ns__##NAME(s, url, "", arg<TYPE>(s, p, 0), out), r, [&] { return \
                       to_value(out.return_); });                                                 \
    },                                                                                         \
-   [](soap* s, Params* p) {                                                                   \
+   [](soap* s, std::string_view message, Params* p) {                                                                   \
      SB_READ(ns__##NAME, "ns:" #NAME, x);                                                     \
      if (p != nullptr) *p = {to_value(x.PARAM)};                                              \
      return SOAP_OK;                                                                          \
    },                                                                                         \
-   [](soap* s, Value* r) {                                                                    \
+   [](soap* s, std::string_view message, Value* r) {                                                                    \
      SB_READ(ns__##NAME##Response, "ns:" #NAME "Response", x);                                \
      if (r != nullptr) *r = to_value(x.return_);                                              \
      return SOAP_OK;                                                                          \
@@ -63,12 +70,12 @@ int result_of(int error, Value& result, F convert) {
      ns__##NAME##Response out;                                                                \
      return result_of(soap_call_ns__##NAME(s, url, "", arg<TYPE>(s, p, 0), &out), r, [&] { return Value(); }); \
    },                                                                                         \
-   [](soap* s, Params* p) {                                                                   \
+   [](soap* s, std::string_view message, Params* p) {                                                                   \
      SB_READ(ns__##NAME, "ns:" #NAME, x);                                                     \
      if (p != nullptr) *p = {to_value(x.PARAM)};                                              \
      return SOAP_OK;                                                                          \
    },                                                                                         \
-   [](soap* s, Value* r) {                                                                    \
+   [](soap* s, std::string_view message, Value* r) {                                                                    \
      SB_READ(ns__##NAME##Response, "ns:" #NAME "Response", x);                                \
      if (r != nullptr) *r = Value();                                                          \
      return SOAP_OK;                                                                          \
@@ -83,12 +90,12 @@ int result_of(int error, Value& result, F convert) {
      TYPE out{};                                                                              \
      return result_of(soap_call_ns__##NAME(s, url, "", out), r, [&] { return CONVERT(out); });                \
    },                                                                                         \
-   [](soap* s, Params* p) {                                                                   \
+   [](soap* s, std::string_view message, Params* p) {                                                                   \
      SB_READ(ns__##NAME, "ns:" #NAME, x);                                                     \
      if (p != nullptr) p->clear();                                                            \
      return SOAP_OK;                                                                          \
    },                                                                                         \
-   [](soap* s, Value* r) {                                                                    \
+   [](soap* s, std::string_view message, Value* r) {                                                                    \
      SB_READ(ns__##NAME##Response, "ns:" #NAME "Response", x);                                \
      if (r != nullptr) *r = CONVERT(x.return_);                                               \
      return SOAP_OK;                                                                          \
@@ -104,12 +111,12 @@ const Operation kOperations[] = {
        return result_of(soap_call_ns__add(s, url, "", arg<int>(s, p, 0), arg<int>(s, p, 1), out), r,
                         [&] { return to_value(out); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__add, "ns:add", x);
        if (p != nullptr) *p = {to_value(x.a), to_value(x.b)};
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__addResponse, "ns:addResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -123,13 +130,13 @@ const Operation kOperations[] = {
                                 p.size() > 2 ? &s3 : nullptr, out),
            r, [&] { return to_value(out); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__concat, "ns:concat", x);
        if (p != nullptr) *p = {to_value(x.s1), to_value(x.s2)};
        if (p != nullptr && x.s3 != nullptr) p->push_back(to_value(*x.s3));
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__concatResponse, "ns:concatResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -141,12 +148,12 @@ const Operation kOperations[] = {
                                                 arg<ArrayOfint>(s, p, 1), out),
                         r, [&] { return to_value(out.return_); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__echoArray, "ns:echoArray", x);
        if (p != nullptr) *p = {to_value(x.a), to_value(x.b)};
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__echoArrayResponse, "ns:echoArrayResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -159,12 +166,12 @@ const Operation kOperations[] = {
        return result_of(soap_call_ns__complex(s, url, "", arg<ArrayOfPersonIn>(s, p, 0), out), r,
                         [&] { return to_value(out.return_); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__complex, "ns:complex", x);
        if (p != nullptr) *p = {to_value(x.obj)};
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__complexResponse, "ns:complexResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -174,12 +181,12 @@ const Operation kOperations[] = {
        ns__failResponse out;
        return result_of(soap_call_ns__fail(s, url, "", &out), r, [&] { return Value(); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__fail, "ns:fail", x);
        if (p != nullptr) p->clear();
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__failResponse, "ns:failResponse", x);
        if (r != nullptr) *r = Value();
        return SOAP_OK;
@@ -191,12 +198,12 @@ const Operation kOperations[] = {
                                               arg<std::string>(s, p, 1), out),
                         r, [&] { return to_value(out); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ex__getRate, "ex:getRate", x);
        if (p != nullptr) *p = {to_value(x.country1), to_value(x.country2)};
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ex__getRateResponse, "ex:getRateResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -208,12 +215,12 @@ const Operation kOperations[] = {
            soap_call_ns__respond(s, url, "", arg<int>(s, p, 0), arg<int>(s, p, 1), out), r,
            [&] { return to_value(out.return_); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__respond, "ns:respond", x);
        if (p != nullptr) *p = {to_value(x.wordcount), to_value(x.delay)};
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__respondResponse, "ns:respondResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -225,12 +232,12 @@ const Operation kOperations[] = {
        return result_of(soap_call_ns__receiveString(s, url, "", arg<int>(s, p, 0), out), r,
                         [&] { return to_value(out); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__receiveString, "ns:receiveString", x);
        if (p != nullptr) *p = {to_value(x.length)};
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__receiveStringResponse, "ns:receiveStringResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -242,12 +249,12 @@ const Operation kOperations[] = {
        return result_of(soap_call_ns__getChain(s, url, "", out), r,
                         [&] { return to_value(out.return_); });
      },
-     [](soap* s, Params* p) {
+     [](soap* s, std::string_view message, Params* p) {
        SB_READ(ns__getChain, "ns:getChain", x);
        if (p != nullptr) p->clear();
        return SOAP_OK;
      },
-     [](soap* s, Value* r) {
+     [](soap* s, std::string_view message, Value* r) {
        SB_READ(ns__getChainResponse, "ns:getChainResponse", x);
        if (r != nullptr) *r = to_value(x.return_);
        return SOAP_OK;
@@ -258,14 +265,15 @@ const Operation kOperations[] = {
     SB_ECHO(echoBase64, xsd__base64Binary, data),
 };
 
-int load_chain(soap* s) {
+int load_chain(soap* s, std::string_view message) {
   auto* response = soap_new_ns__getChainResponse(s);
   soap_default_ns__getChainResponse(s, response);
-  if (soap_get_ns__getChainResponse(s, response, "ns:getChainResponse", nullptr) == nullptr) {
-    return s->error;
-  }
-  stored_chain() = &response->return_;
-  return SOAP_OK;
+  const int e = sb::gsoap::read_message(s, message, [response](soap* c) {
+    return soap_get_ns__getChainResponse(c, response, "ns:getChainResponse", nullptr) ? SOAP_OK
+                                                                                      : c->error;
+  });
+  if (e == SOAP_OK) stored_chain() = &response->return_;
+  return e;
 }
 
 }  // namespace

@@ -20,12 +20,13 @@ struct Operation {
   // Client: calls the operation at url with params typed by the contract (the generated
   // soap_call_*); on SOAP_OK fills result. Returns the gSOAP error code.
   int (*call)(soap* s, const char* url, const std::vector<rpc::Value>& params, rpc::Value& result);
-  // Reads the request element (the Body's child, after soap_body_begin_in) into the generated
-  // request struct; when params is not null, converts it to the contract's values.
-  int (*read_call)(soap* s, std::vector<rpc::Value>* params);
-  // Reads the response element into the generated response struct; when result is not null,
-  // converts it.
-  int (*read_response)(soap* s, rpc::Value* result);
+  // Reads a whole request message from memory into the generated request struct, as soap_serve
+  // does (context.h read_message); when params is not null, converts it to the contract's values.
+  // Returns the gSOAP error code.
+  int (*read_call)(soap* s, std::string_view message, std::vector<rpc::Value>* params);
+  // Reads a whole response message into the generated response struct, as the client stub does;
+  // when result is not null, converts it.
+  int (*read_response)(soap* s, std::string_view message, rpc::Value* result);
 };
 
 // A generated binding: its operations and server entry point.
@@ -33,9 +34,9 @@ struct Binding {
   std::string_view name;                  // "enc", "rlit" or "doc" (the soapcpp2 -q namespace)
   std::span<const Operation> operations;  // every operation of the contract
   int (*serve)(soap* s);                  // the generated soap_serve (keep-alive loop)
-  // Reads a getChain response (the corpus document) into generated types held by s, for the
-  // server's getChain to return; s must stay alive while the server runs.
-  int (*load_chain)(soap* s);
+  // Reads a getChain response message (the corpus document) into generated types held by s, for
+  // the server's getChain to return; s must stay alive while the server runs.
+  int (*load_chain)(soap* s, std::string_view message);
 };
 
 const Binding& rpc_encoded_binding();  // soapcpp2 -qenc: binding_rpc_encoded.h

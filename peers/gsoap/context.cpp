@@ -32,6 +32,7 @@ void configure(soap* s, const Family& family) {
   // Strings are UTF-8 both ways; without this gSOAP reads characters past U+00FF into Latin-1
   // bytes and mangles them (concat.unicode).
   soap_set_mode(s, SOAP_C_UTFSTRING);
+  soap_set_omode(s, family.output_mode);
   // gSOAP's defaults would cut the corpus: arrays over 100,000 items (echoInts.100000) fail with
   // SOAP_OCCURS, and soap_serve closes a keep-alive connection after 100 calls.
   s->maxoccurs = 100'000'000;

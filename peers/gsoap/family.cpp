@@ -36,11 +36,14 @@ const Namespace kSoap12[] = {
     {"ns", "urn:soapbench", nullptr, nullptr},
     {nullptr, nullptr, nullptr, nullptr}};
 
+// Document/literal writes the wrapper in the default namespace (<add xmlns="urn:soapbench">), as
+// the corpus does: a prefixed wrapper without children (a call of boolean, now, getChain) cannot
+// be told from rpc/literal, and `soapbench serve` answers it in rpc/literal.
 const Family kFamilies[] = {
-    {"soap11-rpc-encoded", rpc_encoded_binding, namespaces},
-    {"soap11-rpc-literal", rpc_literal_binding, namespaces},
-    {"soap11-doc-literal", doc_literal_binding, namespaces},
-    {"soap12-doc-literal", doc_literal_binding, kSoap12},
+    {"soap11-rpc-encoded", rpc_encoded_binding, namespaces, 0},
+    {"soap11-rpc-literal", rpc_literal_binding, namespaces, 0},
+    {"soap11-doc-literal", doc_literal_binding, namespaces, SOAP_XML_DEFAULTNS},
+    {"soap12-doc-literal", doc_literal_binding, kSoap12, SOAP_XML_DEFAULTNS},
 };
 
 }  // namespace

@@ -15,6 +15,7 @@ struct Family {
   std::string_view name;        // the corpus family, e.g. "soap11-rpc-encoded"
   const Binding& (*binding)();  // the generated code that speaks it
   const Namespace* namespaces;  // gSOAP's namespace table for it
+  int output_mode;              // soap_set_omode flags it adds (SOAP_XML_DEFAULTNS)
 };
 
 // soap11-rpc-encoded, soap11-rpc-literal, soap11-doc-literal, soap12-doc-literal.

@@ -76,7 +76,7 @@ void load_chain(soap* store, const Family& family, const std::string& corpus) {
   for (const char* name : {"getChain.response.xml", "getChain.response.xml.gz"}) {
     if (!std::filesystem::exists(dir / name)) continue;
     const std::string bytes = sb::read_message_file(dir / name);
-    if (sb::gsoap::read_message(store, bytes, family.binding().load_chain) != SOAP_OK) {
+    if (family.binding().load_chain(store, bytes) != SOAP_OK) {
       fmt::print(stderr, "gsoap_server: {}: {}\n", (dir / name).string(),
                  sb::gsoap::error_text(store));
     }
