@@ -1,6 +1,8 @@
 #include "peers/gsoap/context.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <ctime>
 #include <sstream>
 
 #include "codecs/service_contract.h"
@@ -28,6 +30,14 @@ std::size_t read_memory(soap* s, char* buf, std::size_t len) {
 }  // namespace
 
 void configure(soap* s, const Family& family) {
+  // gSOAP reads a dateTime without a zone (the contract's form) as local time (mktime): the
+  // process runs in UTC, so such a dateTime is UTC as the contract means it.
+  static const bool utc = [] {
+    setenv("TZ", "UTC", 1);
+    tzset();
+    return true;
+  }();
+  (void)utc;
   soap_set_namespaces(s, family.namespaces);
   // Strings are UTF-8 both ways; without this gSOAP reads characters past U+00FF into Latin-1
   // bytes and mangles them (concat.unicode).
