@@ -278,6 +278,29 @@ if(NOT benchmark_FOUND)
 endif()
 sb_found("Google Benchmark" "${benchmark_VERSION}")
 
+# --- gSOAP (gsoap, libgsoap-dev): a peer (peers/gsoap), not a parser adapter. GPLv2 (or
+# commercial), so it is linked only into peers/gsoap's own executables and stacks_bench. ---
+# apt: gsoap libgsoap-dev
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(SB_GSOAP QUIET IMPORTED_TARGET gsoap++)
+endif()
+find_program(SB_SOAPCPP2 soapcpp2)
+find_path(SB_GSOAP_IMPORT stl.h PATHS /usr/share/gsoap/import /usr/local/share/gsoap/import)
+if(SB_GSOAP_FOUND AND SB_SOAPCPP2 AND SB_GSOAP_IMPORT)
+  set(SB_HAVE_GSOAP ON)
+  add_library(sb::gsoap INTERFACE IMPORTED)
+  target_link_libraries(sb::gsoap INTERFACE PkgConfig::SB_GSOAP)
+  sb_found(gSOAP "${SB_GSOAP_VERSION}")
+else()
+  set(SB_HAVE_GSOAP OFF)
+  if(_sb_req)
+    sb_missing(gSOAP "gsoap libgsoap-dev" ON)
+  endif()
+  message(WARNING "soapbench: gSOAP not found (Debian packages 'gsoap libgsoap-dev': soapcpp2, "
+                  "libgsoap++ and its import headers); the gSOAP peer (peers/gsoap) is off")
+endif()
+
 # --- Python with Debian's modules (python3, python3-lxml, ...): tools and tests ---
 # apt: python3 python3-lxml python3-xxhash python3-zeep python3-matplotlib python3-scipy
 set(SB_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with Debian's modules (not the one on PATH)")
