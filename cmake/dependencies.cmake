@@ -115,6 +115,34 @@ else()
   sb_missing(Expat libexpat1-dev ${_sb_req})
 endif()
 
+# --- Qt 6 (qt6-base-dev): QXmlStreamReader and QJsonDocument (Core), QDomDocument (Xml) ---
+# apt: qt6-base-dev
+# qt6/dom bounds depth with the RapidXML adapter's pre-scan (parsers/rapidxml_prescan.cpp,
+# which reads RapidXML's character tables), so Qt's adapters need RapidXML too.
+find_package(Qt6 QUIET COMPONENTS Core Xml)
+if(Qt6Core_FOUND AND Qt6Xml_FOUND AND SB_HAVE_RAPIDXML)
+  set(SB_HAVE_QT6 ON)
+  add_library(sb::qt6 INTERFACE IMPORTED)
+  target_link_libraries(sb::qt6 INTERFACE Qt6::Core Qt6::Xml sb::rapidxml)
+  sb_found(Qt6 "${Qt6Core_VERSION}")
+else()
+  set(SB_HAVE_QT6 OFF)
+  sb_missing("Qt 6 (Core, Xml)" qt6-base-dev ${_sb_req})
+endif()
+
+# --- Poco (libpoco-dev): Poco::XML (SAXParser, DOM; Expat underneath) and Poco::JSON ---
+# apt: libpoco-dev
+find_package(Poco QUIET COMPONENTS XML JSON Foundation)
+if(TARGET Poco::XML AND TARGET Poco::JSON AND TARGET Poco::Foundation)
+  set(SB_HAVE_POCO ON)
+  add_library(sb::poco INTERFACE IMPORTED)
+  target_link_libraries(sb::poco INTERFACE Poco::XML Poco::JSON Poco::Foundation)
+  sb_found(Poco "${Poco_VERSION}")
+else()
+  set(SB_HAVE_POCO OFF)
+  sb_missing("Poco (XML, JSON)" libpoco-dev ${_sb_req})
+endif()
+
 # --- RapidJSON (rapidjson-dev, header only; also reads the corpus manifest) ---
 # apt: rapidjson-dev
 find_package(RapidJSON CONFIG QUIET)

@@ -4,7 +4,7 @@
 // the depth with the cheapest check that settles a message: (1) at_most_lt, few '<' bytes;
 // (2) recursion_fits_stack, even size / 3 levels fit this thread's stack (the tree's depth is
 // then measured after parsing); (3) pre_scan, which follows RapidXML's reading of the markup.
-// Included only by rapidxml_dom.cpp and its test.
+// Included by rapidxml_dom.cpp, its test and qt6_dom.cpp (the same depth bound before QDom).
 #pragma once
 
 #include <bit>

@@ -25,7 +25,8 @@ ALLOWED = {
 }
 PARSER_LIBRARIES = re.compile(
     r'^(pugixml\.hpp|pugiconfig\.hpp|rapidxml/|tinyxml2\.h|libxml/|xercesc/|expat\.h|'
-    r'expat_external\.h|rapidjson/|simdjson\.h|simdjson/|boost/json|nlohmann/|json/|yajl/)')
+    r'expat_external\.h|rapidjson/|simdjson\.h|simdjson/|boost/json|nlohmann/|json/|yajl/|'
+    r'Poco/|Qt[A-Za-z]*/|Q[A-Z][A-Za-z]*$)')
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 
 
