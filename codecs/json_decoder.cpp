@@ -1,5 +1,6 @@
 #include "codecs/json_decoder.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "codecs/base64.h"
@@ -8,6 +9,26 @@
 namespace sb::rpc {
 
 namespace {
+
+// JSON objects are unordered (RFC 8259 Section 4): a typed struct takes its members in the
+// contract's order, whatever order the library delivers them in (Qt sorts them by name).
+void to_contract_order(Value& v, const Type& t) {
+  std::vector<std::string>& names = v.names();
+  std::size_t next = 0;  // members before `next` are in contract order
+  for (const Member& m : t.structure->members) {
+    if (next == names.size()) return;
+    if (names[next] == m.name) {
+      ++next;
+      continue;
+    }
+    const auto it = std::find(names.begin() + next, names.end(), m.name);
+    if (it == names.end()) continue;
+    const auto at = it - names.begin();
+    std::rotate(names.begin() + next, it, it + 1);
+    std::rotate(v.items().begin() + next, v.items().begin() + at, v.items().begin() + at + 1);
+    ++next;
+  }
+}
 
 const Type* member_type(const Type& t, std::string_view name) {
   for (const Member& m : t.structure->members) {
@@ -179,6 +200,10 @@ bool JsonDecoder::end_object() {
   if (error_.failed()) return false;
   const FrameState closed = frames_.back();
   frames_.pop_back();
+  if (closed.frame == Frame::object && closed.type != nullptr &&
+      closed.type->kind == Kind::structure) {
+    to_contract_order(*closed.target, *closed.type);
+  }
   return closed.late_type == nullptr || coerce(*closed.target, *closed.late_type, "");
 }
 bool JsonDecoder::end_array() { return end_object(); }

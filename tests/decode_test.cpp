@@ -108,4 +108,28 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
 }
 
 }  // namespace
+// JSON objects are unordered: a struct typed by the contract comes out in the contract's member
+// order whatever order the message (or the library: Qt sorts keys) has, for every JSON adapter.
+TEST(DecodeStructOrderTest, JsonStructsTakeTheContractsMemberOrder) {
+  const std::string message =
+      R"({"jsonrpc":"2.0","method":"complex","params":[[{"weight":61.5,"name":"Ann","id":1,)"
+      R"("children":[],"birthdate":"1965-03-21T00:00:00"}]],"id":1})";
+  const std::string expected =
+      R"({"kind":"call","method":"complex","params":[[{"id":1,"name":"Ann","weight":61.5,)"
+      R"("birthdate":"1965-03-21T00:00:00","children":[]}]]})";
+  int checked = 0;
+  for (const AdapterEntry& entry : adapters()) {
+    if (entry.info().format != Format::json) continue;
+    std::unique_ptr<Adapter> adapter = entry.make(Limits{});
+    MessageBuffer buffer(message);
+    rpc::Message out;
+    DecodeReport report;
+    const Status s = adapter->decode(buffer, rpc::DecodeContext{}, out, report);
+    ASSERT_TRUE(s.ok()) << entry.info().name << ": " << s.describe();
+    EXPECT_EQ(rpc::to_canonical_json(out), expected) << entry.info().name;
+    ++checked;
+  }
+  EXPECT_GE(checked, 5);
+}
+
 }  // namespace sb
