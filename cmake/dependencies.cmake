@@ -315,7 +315,15 @@ if(PkgConfig_FOUND)
 endif()
 find_program(SB_SOAPCPP2 soapcpp2)
 find_path(SB_GSOAP_IMPORT stl.h PATHS /usr/share/gsoap/import /usr/local/share/gsoap/import)
-if(SB_GSOAP_FOUND AND SB_SOAPCPP2 AND SB_GSOAP_IMPORT)
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  # soapcpp2 writes each array class (std::vector<ns__Person> item, with an inline destructor)
+  # before the struct it holds, which contains the array: clang instantiates vector's constexpr
+  # (C++20) destructor there, on an incomplete type, and stops; g++ defers it. So the sanitizer
+  # preset (clang) builds no gSOAP peer; the release preset (g++) builds and tests it.
+  set(SB_HAVE_GSOAP OFF)
+  message(STATUS "soapbench: the gSOAP peer is built with g++ only (its generated C++ does not "
+                 "compile with clang in C++20); off in this build")
+elseif(SB_GSOAP_FOUND AND SB_SOAPCPP2 AND SB_GSOAP_IMPORT)
   set(SB_HAVE_GSOAP ON)
   add_library(sb::gsoap INTERFACE IMPORTED)
   target_link_libraries(sb::gsoap INTERFACE PkgConfig::SB_GSOAP)
