@@ -88,13 +88,15 @@ PeerProcess::~PeerProcess() { stop(); }
 void PeerProcess::stop() {
   if (pid_ > 0) {
     kill(pid_, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     int status = 0;
-    for (int i = 0; i < 500 && waitpid(pid_, &status, WNOHANG) == 0; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      if (i == 499) {
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
         kill(pid_, SIGKILL);
         waitpid(pid_, &status, 0);
+        break;
       }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     pid_ = -1;
   }
