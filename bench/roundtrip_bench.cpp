@@ -23,27 +23,13 @@
 #include "harness/http_client.h"
 #include "harness/http_server.h"
 #include "harness/link_model.h"
+#include "harness/roundtrip_calls.h"
 #include "harness/run_context.h"
 #include "harness/service.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {
 namespace {
-
-// The calls of the default set: name → corpus file stem of the call.
-const std::vector<std::pair<std::string, std::string>>& default_calls() {
-  static const std::vector<std::pair<std::string, std::string>> calls = {
-      {"getRate", "getRate.call"},
-      {"add", "add.call"},
-      {"concat", "concat.call"},
-      {"complex", "complex.call"},
-      {"respond.2500B", "respond.2500B.call"},
-      {"respond.7500B", "respond.7500B.call"},
-      {"echoDoubles.1000", "echoDoubles.1000.call"},
-      {"getChain", "getChain.call"},
-  };
-  return calls;
-}
 
 // The classic messaging table's calls.
 const std::vector<std::pair<std::string, std::string>>& messaging_calls() {
@@ -255,33 +241,6 @@ void print_help() {
   benchmark::PrintDefaultHelp();
 }
 
-// The corpus entry "<family>/<stem>" (any extension), or nullptr.
-const CorpusEntry* find_entry(const Corpus& corpus, const std::string& family,
-                              const std::string& stem) {
-  for (const CorpusEntry& e : corpus.entries()) {
-    if (!e.hostile && e.family == family && e.name() == family + "/" + stem) return &e;
-  }
-  return nullptr;
-}
-
-// Decodes a JSON-RPC corpus call into the request every family sends.
-std::optional<rpc::Message> request_from_corpus(const Corpus& corpus, const std::string& stem) {
-  const CorpusEntry* e = find_entry(corpus, "jsonrpc", stem);
-  if (e == nullptr) return std::nullopt;
-  const AdapterEntry* json = find_adapter(default_adapter(true));
-  if (json == nullptr) {
-    for (const AdapterEntry& a : adapters()) {
-      if (a.info().format == Format::json) json = &a;
-    }
-  }
-  if (json == nullptr) return std::nullopt;
-  MessageBuffer buf(corpus.read(*e));
-  rpc::Message m;
-  DecodeReport report;
-  if (!json->make({})->decode(buf, {}, m, report).ok()) return std::nullopt;
-  return m;
-}
-
 void print_summary(const std::map<std::string, RunResult>& results) {
   auto counter = [&](const std::string& name, const char* key) -> double {
     auto it = results.find(name);
@@ -448,7 +407,8 @@ int main(int argc, char** argv) {
     }
     Prepared p{*request, {}, nullptr};
     if (call == "getChain") {
-      p.entry = find_entry(corpus, family == "binary" ? "jsonrpc" : family, "getChain.response");
+      p.entry =
+          find_corpus_entry(corpus, family == "binary" ? "jsonrpc" : family, "getChain.response");
     } else {
       p.expected = rpc::to_canonical_json(service.dispatch(p.request).response);
     }
@@ -460,7 +420,7 @@ int main(int argc, char** argv) {
     const std::string family(rpc::family_name(f));
     const bool json = f == rpc::Family::jsonrpc;
     const std::string default_parser(default_adapter(json));
-    for (const auto& [call, stem] : default_calls()) {
+    for (const auto& [call, stem] : roundtrip_default_calls()) {
       const Prepared* p = prepare(family, call, stem);
       if (p == nullptr) continue;
       for (const AdapterEntry& a : adapters()) {
@@ -498,7 +458,7 @@ int main(int argc, char** argv) {
     }
   }
   // The binary control: the same calls as length-prefixed frames over raw TCP.
-  for (const auto& [call, stem] : default_calls()) {
+  for (const auto& [call, stem] : roundtrip_default_calls()) {
     const Prepared* p = prepare("binary", call, stem);
     if (p == nullptr) continue;
     for (bool keep_alive : {true, false}) {

@@ -1,5 +1,7 @@
 // stacks_bench: real RPC stacks' own deserializers on the corpus, from memory
-// (decode/<stack>/<family>/<file>), each checked against the manifest before it is timed.
+// (decode/<stack>/<family>/<file>), and round trips with them against their servers and ours
+// (roundtrip/<variant>/<family>/<client>~<server>/<call>, peers/stacks_roundtrip.h), each
+// checked against the contract before it is timed.
 #include "peers/stacks_bench.h"
 
 #include <benchmark/benchmark.h>
@@ -22,9 +24,10 @@ std::vector<Registrar>& registrars() {
 
 void print_help() {
   std::printf(
-      "stacks_bench: the peers' own deserializers on the soapbench corpus\n\n"
-      "  --set=NAME    default (seed messages) or full (every corpus file of the stack's "
-      "families)\n"
+      "stacks_bench: the peers' own deserializers on the soapbench corpus, and round trips with\n"
+      "the peers' clients and servers against soapbench's (servers run as child processes)\n\n"
+      "  --set=NAME    default (seed messages; keep-alive round trips) or full (every corpus file\n"
+      "                of the stack's families; round trips also on a new connection per call)\n"
       "  --corpus=DIR  corpus directory (default: $SOAPBENCH_CORPUS or the source tree's "
       "corpus/)\n"
       "  --no-pin      do not pin to one CPU\n"

@@ -1,5 +1,5 @@
-// stacks_bench's registration hook: each peer's deserializer benchmarks
-// (peers/<stack>/<stack>_decode_bench.cpp) add a registrar from a file-scope static initializer;
+// stacks_bench's registration hook: each peer's benchmarks (peers/<stack>/<stack>_decode_bench.cpp,
+// <stack>_roundtrip_bench.cpp) add a registrar from a file-scope static initializer;
 // main runs every registrar once the corpus is loaded.
 #pragma once
 

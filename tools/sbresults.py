@@ -18,7 +18,7 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_DIR = os.path.join(REPO, "results")
 BUILD_DIR = os.path.join(REPO, "build")
-BENCHES = ("parse_bench", "roundtrip_bench")
+BENCHES = ("parse_bench", "roundtrip_bench", "stacks_bench")
 
 # Keys of a Google Benchmark run entry that are not counters.
 _GB_FIELDS = {

@@ -111,4 +111,21 @@ int read_fault(soap* s) {
   return s->fault != nullptr ? SOAP_OK : s->error;
 }
 
+void count_wire(soap* s, WireCount& w) {
+  w.fsend = s->fsend;
+  w.frecv = s->frecv;
+  s->user = &w;
+  s->fsend = [](soap* c, const char* buf, std::size_t n) {
+    auto* wc = static_cast<WireCount*>(c->user);
+    wc->sent += n;
+    return wc->fsend(c, buf, n);
+  };
+  s->frecv = [](soap* c, char* buf, std::size_t n) {
+    auto* wc = static_cast<WireCount*>(c->user);
+    const std::size_t got = wc->frecv(c, buf, n);
+    wc->received += got;
+    return got;
+  };
+}
+
 }  // namespace sb::gsoap

@@ -2,6 +2,7 @@
 // the service fault (the Fault types are global, in the env module: env.h).
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -36,5 +37,16 @@ std::string error_text(soap* s);
 
 // Reads a SOAP Fault element (the Body's child) into s->fault.
 int read_fault(soap* s);
+
+// Bytes through the socket, counted by wrapping gSOAP's send and receive callbacks.
+struct WireCount {
+  std::size_t sent = 0;                                       // bytes written
+  std::size_t received = 0;                                   // bytes read
+  int (*fsend)(soap*, const char*, std::size_t) = nullptr;    // gSOAP's own send
+  std::size_t (*frecv)(soap*, char*, std::size_t) = nullptr;  // gSOAP's own receive
+};
+
+// Makes s count its socket bytes into w (s->user points at w; w must outlive s's calls).
+void count_wire(soap* s, WireCount& w);
 
 }  // namespace sb::gsoap

@@ -38,31 +38,6 @@ std::vector<Value> typed_args(const std::string& method, const std::vector<std::
   return std::move(m.params);
 }
 
-// Bytes through the socket (gSOAP's send and receive callbacks, wrapped).
-struct WireCount {
-  std::size_t sent = 0;                             // bytes written
-  std::size_t received = 0;                         // bytes read
-  int (*fsend)(soap*, const char*, std::size_t);    // gSOAP's own send
-  std::size_t (*frecv)(soap*, char*, std::size_t);  // gSOAP's own receive
-};
-
-void count_wire(soap* s, WireCount& w) {
-  w.fsend = s->fsend;
-  w.frecv = s->frecv;
-  s->user = &w;
-  s->fsend = [](soap* c, const char* buf, std::size_t n) {
-    auto* wc = static_cast<WireCount*>(c->user);
-    wc->sent += n;
-    return wc->fsend(c, buf, n);
-  };
-  s->frecv = [](soap* c, char* buf, std::size_t n) {
-    auto* wc = static_cast<WireCount*>(c->user);
-    const std::size_t got = wc->frecv(c, buf, n);
-    wc->received += got;
-    return got;
-  };
-}
-
 // Client options.
 struct Options {
   std::string url;                            // server base URL
@@ -86,8 +61,8 @@ int run(const Options& o, const sb::gsoap::Family& family) {
   const std::string endpoint = o.url + "/soap";  // the path `soapbench serve` answers SOAP on
   soap* s = soap_new2(SOAP_IO_KEEPALIVE, SOAP_IO_KEEPALIVE);
   sb::gsoap::configure(s, family);
-  WireCount wire;
-  count_wire(s, wire);
+  sb::gsoap::WireCount wire;
+  sb::gsoap::count_wire(s, wire);
   int status = 0;
   for (int i = 0; i < o.repeat && status != 1; ++i) {
     wire.sent = wire.received = 0;

@@ -13,6 +13,7 @@
 
 #include "codecs/canonical_json.h"
 #include "harness/call_args.h"
+#include "peers/xmlrpc-c/xmlrpc_c_check.h"
 #include "peers/xmlrpc-c/xmlrpc_c_values.h"
 
 namespace {
@@ -32,22 +33,6 @@ std::string endpoint(const std::string& url) {
   const std::size_t scheme = url.find("://");
   const std::size_t path = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
   return path == std::string::npos ? url + "/RPC2" : url;
-}
-
-// The call's outcome as the suite's message.
-sb::rpc::Message to_message(const std::string& method, xmlrpc_c::rpc& call) {
-  sb::rpc::Message m;
-  if (call.isSuccessful()) {
-    m.kind = sb::rpc::MessageKind::response;
-    m.method = method;
-    m.result = sb::peers::from_xmlrpc_c(call.getResult());
-  } else {
-    const xmlrpc_c::fault f = call.getFault();
-    m.kind = sb::rpc::MessageKind::fault;
-    m.fault_code = static_cast<int>(f.getCode());
-    m.fault_message = f.getDescription();
-  }
-  return m;
 }
 
 int run(const Options& o, const std::vector<std::string>& args) {
@@ -73,7 +58,7 @@ int run(const Options& o, const std::vector<std::string>& args) {
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start)
                         .count();
-    const sb::rpc::Message m = to_message(o.method, *call.operator->());
+    const sb::rpc::Message m = sb::peers::call_message(o.method, *call.operator->());
     std::printf("%s\n", sb::rpc::to_canonical_json(m).c_str());
     // xmlrpc-c's transport does not expose its socket: no wire byte counts.
     if (o.timing) std::printf("{\"timing\":{\"total_ns\":%lld},\"wire\":null}\n", (long long)ns);

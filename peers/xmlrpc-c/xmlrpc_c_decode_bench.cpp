@@ -2,12 +2,12 @@
 // calls, parseResponse for responses and faults) on the corpus's XML-RPC messages, from memory.
 // Checked before timing: the suite's default XML adapter decodes the file and must give the
 // manifest's canonical JSON; xmlrpc-c's message, converted to the value model, must equal that
-// one except for doubles within kMaxUlps (xmlrpc-c's own double parser is not correctly rounded:
-// README "Peers"); the drift is the counter double_drift_ulps. Anything else is SkipWithError.
+// one except for doubles within kMaxDriftUlps (xmlrpc-c's own double parser is not correctly
+// rounded: README "Peers"); the drift is the counter double_drift_ulps. Anything else is
+// SkipWithError.
 #include <benchmark/benchmark.h>
 #include <xmlrpc-c/xml.hpp>
 
-#include <bit>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -17,6 +17,7 @@
 #include "codecs/canonical_json.h"
 #include "parsers/registry.h"
 #include "peers/stacks_bench.h"
+#include "peers/xmlrpc-c/xmlrpc_c_check.h"
 #include "peers/xmlrpc-c/xmlrpc_c_values.h"
 
 namespace sb::peers {
@@ -25,9 +26,6 @@ namespace {
 
 // Room for the corpus's largest messages (xmlrpc-c's default limit is 512 KiB).
 constexpr std::size_t kMaxXml = std::size_t{256} << 20;
-// The largest double drift accepted, in units in the last place (17 seen on the corpus).
-constexpr std::uint64_t kMaxUlps = 32;
-
 // The message xmlrpc-c decodes from bytes, in the value model.
 rpc::Message xmlrpc_c_message(const CorpusEntry& e, const std::string& bytes) {
   rpc::Message m;
@@ -52,50 +50,6 @@ rpc::Message xmlrpc_c_message(const CorpusEntry& e, const std::string& bytes) {
   return m;
 }
 
-// Distance of two doubles in units in the last place.
-std::uint64_t ulps(double a, double b) {
-  auto ordered = [](double d) {
-    const auto i = std::bit_cast<std::int64_t>(d);
-    return i >= 0 ? i : INT64_MIN - i;  // sign-magnitude to a monotonic integer
-  };
-  const std::int64_t x = ordered(a);
-  const std::int64_t y = ordered(b);
-  return x > y ? static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)
-               : static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x);
-}
-
-// The largest double drift between a and b when they are otherwise equal; nullopt when not.
-std::optional<std::uint64_t> drift(const rpc::Value& a, const rpc::Value& b) {
-  if (a.kind() != b.kind()) return std::nullopt;
-  if (a.kind() == rpc::Kind::floating) return ulps(a.as_double(), b.as_double());
-  if (a.text() != b.text() || a.names() != b.names() || a.items().size() != b.items().size() ||
-      a.as_bool() != b.as_bool() || a.as_int() != b.as_int())
-    return std::nullopt;
-  std::uint64_t most = 0;
-  for (std::size_t i = 0; i < a.items().size(); ++i) {
-    const std::optional<std::uint64_t> d = drift(a.items()[i], b.items()[i]);
-    if (!d) return std::nullopt;
-    most = std::max(most, *d);
-  }
-  return most;
-}
-
-// drift() over whole messages.
-std::optional<std::uint64_t> drift(const rpc::Message& a, const rpc::Message& b) {
-  rpc::Value pa = rpc::Value::array();
-  rpc::Value pb = rpc::Value::array();
-  for (const rpc::Value& v : a.params) pa.push(v);
-  for (const rpc::Value& v : b.params) pb.push(v);
-  // A fault carries no method (canonical JSON has none either).
-  if (a.kind != b.kind || (a.kind != rpc::MessageKind::fault && a.method != b.method) ||
-      a.fault_code != b.fault_code || a.fault_message != b.fault_message)
-    return std::nullopt;
-  const std::optional<std::uint64_t> p = drift(pa, pb);
-  const std::optional<std::uint64_t> r = drift(a.result, b.result);
-  if (!p || !r) return std::nullopt;
-  return std::max(*p, *r);
-}
-
 // "" when xmlrpc-c's decoding is right (drift set), else why not.
 std::string check(const CorpusEntry& e, const std::string& bytes, std::uint64_t& ulps_out) {
   MessageBuffer buffer(bytes);
@@ -107,8 +61,8 @@ std::string check(const CorpusEntry& e, const std::string& bytes, std::uint64_t&
       !e.canonical_matches(rpc::to_canonical_json(reference)))
     return "the reference adapter disagrees with the manifest";
   const rpc::Message m = xmlrpc_c_message(e, bytes);
-  const std::optional<std::uint64_t> d = drift(m, reference);
-  if (!d || *d > kMaxUlps)
+  const std::optional<std::uint64_t> d = double_drift(m, reference);
+  if (!d || *d > kMaxDriftUlps)
     return "canonical JSON differs: " + rpc::to_canonical_json(m).substr(0, 200);
   ulps_out = *d;
   return "";

@@ -440,6 +440,49 @@ class ReportTest(Tmp):
         self.assertIn("decode per family on its headline message", proc.stdout)  # --summary
         self.assertIn("## Statistics", text)
 
+    def test_real_stacks_section(self):
+        # A small stacks_bench file: round trips of every pair on one call (the xmlrpc-c client
+        # counts no bytes) and one stack deserializer row on a message parse_bench ran.
+        ctx = dict(load(RUN1)["context"], executable="build/peers/stacks_bench")
+        ctx["default_adapter:xml"] = "pugixml/dom"  # RUN1 predates the key
+        def row(name, us, **counters):
+            return dict({"name": name, "run_name": name, "run_type": "iteration", "iterations": 100,
+                         "real_time": us, "cpu_time": us, "time_unit": "us"}, **counters)
+        rt = "roundtrip/keepalive/xmlrpc/{}/getRate"
+        stacks = self.path("stacks_bench.json")
+        dump({"context": ctx, "benchmarks": [
+            row(rt.format("soapbench~soapbench"), 100, total_ns=100e3, bytes_sent=328,
+                bytes_received=218),
+            row(rt.format("xmlrpc-c"), 250, total_ns=250e3),
+            row(rt.format("xmlrpc-c~soapbench"), 150, total_ns=150e3),
+            row(rt.format("soapbench~xmlrpc-c"), 200, total_ns=200e3, bytes_sent=328,
+                bytes_received=360),
+            row("decode/gsoap/soap11-rpc-encoded/getRate.call", 30)]}, stacks)
+        out = self.path("out")
+        tool("report", RUN1, stacks, "--out-dir", out, "--no-charts", check=0)
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        section = text.split("## Real stacks", 1)[1].split("\n## ", 1)[0]
+        self.assertIn("| call | `soapbench~soapbench` µs | bytes | `xmlrpc-c` µs | bytes | "
+                      "`xmlrpc-c~soapbench` µs | bytes | `soapbench~xmlrpc-c` µs | bytes |", section)
+        self.assertIn("| `getRate` | 100 | 328 / 218 | 250 (2.5×) | – | 150 (1.5×) | – | "
+                      "200 (2×) | 328 / 360 |", section)
+        self.assertIn("No byte counts for `xmlrpc-c`, `xmlrpc-c~soapbench`", section)
+        self.assertIn("no phase split", section)
+        # The deserializer beside our fastest and our default adapter on the same file.
+        ours = load(RUN1)
+        default = "pugixml-dom"
+        times = {b["run_name"].split("/")[1]: b["real_time"] for b in ours["benchmarks"]
+                 if b["run_name"].endswith("/soap11-rpc-encoded/getRate.call")
+                 and b.get("run_type") == "iteration" and b["run_name"].startswith("decode/")}
+        self.assertIn(default, times)
+        decode_row = next(l for l in section.splitlines() if l.startswith("| `gsoap` |"))
+        self.assertIn(f"`{min(times, key=times.get)}`", decode_row)
+        self.assertIn("| s11-enc | `getRate.call` | 30 |", decode_row)
+        # Stack rows stay out of the adapters' sections.
+        self.assertNotIn("gsoap", text.split("## Real stacks", 1)[0].split("## Contents", 1)[1]
+                         .split("## ", 1)[1])
+
     def test_conformance_section(self):
         results = self.path("results")
         mid = load(RUN1)["context"]["machine_id"]
