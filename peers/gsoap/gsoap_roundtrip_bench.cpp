@@ -12,7 +12,7 @@
 #include <string>
 
 #include "peers/gsoap/context.h"
-#include "peers/peer_process.h"
+#include "harness/peer_process.h"
 #include "peers/stacks_bench.h"
 #include "peers/stacks_roundtrip.h"
 #include "stdsoap2.h"

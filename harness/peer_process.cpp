@@ -1,4 +1,4 @@
-#include "peers/peer_process.h"
+#include "harness/peer_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -59,6 +59,20 @@ std::string first_line(int fd, std::chrono::milliseconds timeout) {
   return line.substr(0, line.find('\n'));
 }
 
+// Appends what `fd` gives to `out` until end of file; false when `deadline` comes first.
+bool read_all(int fd, std::string& out, std::chrono::steady_clock::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+    char buf[4096];
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) return true;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
 }  // namespace
 
 PeerProcess::PeerProcess(const std::string& path, const std::vector<std::string>& args,
@@ -111,6 +125,29 @@ const std::string& peer_url(const std::string& path, const std::vector<std::stri
   std::unique_ptr<PeerProcess>& p = running[key];
   if (!p) p = std::make_unique<PeerProcess>(path, args);
   return p->url();
+}
+
+ChildRun run_child(const std::string& path, const std::vector<std::string>& args,
+                   std::chrono::milliseconds timeout) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe: cannot start " + path);
+  pid_t pid = -1;
+  try {
+    pid = spawn(path, args, fds[1]);
+  } catch (...) {
+    close(fds[0]);
+    close(fds[1]);
+    throw;
+  }
+  close(fds[1]);
+  ChildRun run;
+  run.timed_out = !read_all(fds[0], run.out, std::chrono::steady_clock::now() + timeout);
+  close(fds[0]);
+  if (run.timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!run.timed_out && WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
+  return run;
 }
 
 }  // namespace sb::peers
