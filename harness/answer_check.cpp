@@ -41,7 +41,7 @@ bool is_double(std::string_view token) { return token.find_first_of(".eE") != to
 
 // The two texts from `at` on, for a message.
 std::string mismatch(std::string_view got, std::string_view expected, std::size_t at) {
-  const std::size_t from = at > 40 ? at - 40 : 0;
+  const std::size_t from = at < 160 ? 0 : at - 40;  // the first 200 characters when they show it
   return "canonical JSON differs at " + std::to_string(at) + ": got " +
          std::string(got.substr(from, 200)) + " expected " +
          std::string(expected.substr(from, 200));
