@@ -20,5 +20,7 @@ void add_wsdl_command(CLI::App& app);
 void add_call_command(CLI::App& app);
 // soapbench serve [--port N] [--parser NAME] [--tls] [limits…]: the RPC server until a signal.
 void add_serve_command(CLI::App& app);
+// soapbench interop [--only representative|all] [--json FILE] [PATHS…]: the interop matrix.
+void add_interop_command(CLI::App& app);
 
 }  // namespace sb::cli

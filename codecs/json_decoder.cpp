@@ -54,7 +54,8 @@ void unwrap_canonical(Value& v, std::string_view key) {
 
 }  // namespace
 
-JsonDecoder::JsonDecoder(const Contract& contract) : contract_(contract) {}
+JsonDecoder::JsonDecoder(const Contract& contract, Limits limits)
+    : contract_(contract), limits_(limits) {}
 
 void JsonDecoder::reset(const DecodeContext& context, Message* out) {
   context_ = context;
@@ -211,6 +212,11 @@ bool JsonDecoder::end_array() { return end_object(); }
 bool JsonDecoder::key(std::string_view k) {
   if (error_.failed()) return false;
   FrameState& f = frames_.back();
+  // Counted in every object, skipped ones too: the bound is the message's, not the contract's.
+  if (++f.members > limits_.max_members) {
+    return fail(fault::parse_error,
+                "more than " + std::to_string(limits_.max_members) + " members in one object");
+  }
   if (f.frame == Frame::top) {
     if (k == "jsonrpc") {
       top_key_ = TopKey::jsonrpc;

@@ -12,12 +12,14 @@
 #include "codecs/decode.h"
 #include "codecs/value.h"
 #include "core/events.h"
+#include "core/limits.h"
 
 namespace sb::rpc {
 
 class JsonDecoder {
  public:
-  explicit JsonDecoder(const Contract& contract = service_contract());
+  // Decodes against `contract`, refusing an object with more than limits.max_members members.
+  explicit JsonDecoder(const Contract& contract = service_contract(), Limits limits = {});
 
   // Prepares to decode one message into `out` (cleared here).
   void reset(const DecodeContext& context, Message* out);
@@ -56,6 +58,7 @@ class JsonDecoder {
     const Type* type = nullptr;       // array/object: expected type (nullptr: untyped)
     Value* target = nullptr;          // array/object: the value being built
     const Type* late_type = nullptr;  // object: type it gets once closed (canonical wrappers)
+    std::size_t members = 0;          // keys read in this object (Limits::max_members)
   };
 
   // Where the next value goes and what type it should have; false on a structural error.
@@ -66,6 +69,7 @@ class JsonDecoder {
   bool fail(int code, std::string message);
 
   const Contract& contract_;                                 // types params and results
+  Limits limits_;                                            // max_members is read here
   DecodeContext context_;                                    // what the caller knows
   Message* out_ = nullptr;                                   // message being built
   DecodeError error_;                                        // first error, if any

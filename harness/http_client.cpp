@@ -384,6 +384,7 @@ class RpcClient::Impl {
       r.error = "encode: " + error;
       return;
     }
+    if (config_.rewrite_body) config_.rewrite_body(body_);
     const Clock::time_point t1 = Clock::now();
     // SOAPAction / action: the operation's namespace + '#' + name, exactly as the WSDL says.
     if (rpc::is_soap(config_.family)) {

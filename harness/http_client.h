@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,8 @@ struct ClientConfig {
   std::string json_parser{kDefaultJsonAdapter};        // jsonrpc when `parser` is an XML adapter
   std::chrono::milliseconds io_timeout{30'000};        // connect, handshake, write, read: each
   std::size_t max_response_bytes = 256 * 1024 * 1024;  // larger response bodies are an error
+  std::function<void(std::string&)> rewrite_body;      // edits each request body (interop's
+                                                       // malformed request); none by default
 };
 
 struct CallTiming {

@@ -39,8 +39,9 @@ struct AdapterInfo {
   // Reports whitespace-only text (<s> </s> is the string " "). DOM libraries that drop it in their
   // default mode decode such values as "" (a fact the report prints; the Digest ignores such runs).
   bool keeps_whitespace_text = true;
-  // Decode pre-scans attribute bounds before the library (markup_guard.h): the library alone is
-  // superlinear in attributes per element or multiplies long values in memory.
+  // Decode pre-scans the bounds before the library: XML attribute bounds (markup_guard.h), the
+  // library alone being superlinear in attributes per element or multiplying long values in
+  // memory; JSON members per object (json_guard.h), the library superlinear in members.
   bool decode_markup_guard = false;
 };
 

@@ -14,6 +14,7 @@
 #include "codecs/processing_instruction.h"
 #include "codecs/xml_decoder.h"
 #include "parsers/adapter.h"
+#include "parsers/json_guard.h"
 #include "parsers/markup_guard.h"
 
 namespace sb {
@@ -25,7 +26,8 @@ class AdapterT final : public Adapter {
       : info_(info),
         limits_(limits),
         impl_(limits),
-        xml_decoder_(rpc::service_contract(), limits) {}
+        xml_decoder_(rpc::service_contract(), limits),
+        json_decoder_(rpc::service_contract(), limits) {}
 
   const AdapterInfo& info() const override { return info_; }
 
@@ -66,6 +68,13 @@ class AdapterT final : public Adapter {
       xml_decoder_.reset(context, &out);
       return finish_decode(impl_.events(message, xml_decoder_), xml_decoder_, report);
     } else {
+      if (info_.decode_markup_guard && message.size() >= json_guard_threshold(limits_)) {
+        Status s = check_json_limits(message.view(), limits_);
+        if (!s.ok()) {
+          report.fault_code = rpc::fault::parse_error;
+          return s;
+        }
+      }
       json_decoder_.reset(context, &out);
       return finish_decode(impl_.events(message, json_decoder_), json_decoder_, report);
     }

@@ -168,6 +168,8 @@ const AdapterInfo& nlohmann_dom_info() {
           "them), but finds each key by linear search: quadratic in an object's members; "
           "no depth limit in the library (its parser is iterative): the walk refuses "
           "beyond max_depth, so `parse` accepts any depth",
+      // Quadratic in members: 100,000 in one object take over 30 s.
+      .decode_markup_guard = true,
   };
   return info;
 }

@@ -8,31 +8,15 @@
 #include <set>
 
 #include "codecs/canonical_json.h"
+#include "harness/answer_check.h"
 #include "harness/http_client.h"
+#include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
-#include "harness/service.h"
 #include "parsers/registry.h"
-#include "peers/peer_process.h"
 
 namespace sb::stacks {
 
 namespace {
-
-// The family's getChain answer: its corpus response, decoded by the default XML adapter and
-// checked against the manifest; nullopt when either fails.
-std::optional<rpc::Message> chain_answer(const Corpus& corpus, const std::string& family) {
-  const CorpusEntry* e = find_corpus_entry(corpus, family, "getChain.response");
-  if (e == nullptr) return std::nullopt;
-  MessageBuffer buffer(corpus.read(*e));
-  rpc::DecodeContext context;
-  context.method = "getChain";
-  rpc::Message m;
-  DecodeReport report;
-  if (!make_adapter(kDefaultXmlAdapter)->decode(buffer, context, m, report).ok() ||
-      !e->canonical_matches(rpc::to_canonical_json(m)))
-    return std::nullopt;
-  return m;
-}
 
 // Our client (default adapter) against `url()`, each call checked first.
 void soapbench_client_row(benchmark::State& state, const std::string& family,
@@ -80,14 +64,10 @@ const std::vector<RoundTripCall>& roundtrip_calls(const Corpus& corpus, const st
   static std::map<std::string, std::vector<RoundTripCall>> cache;
   if (auto it = cache.find(family); it != cache.end()) return it->second;
   std::vector<RoundTripCall>& calls = cache[family];
-  const Service service;
   for (const auto& [name, stem] : roundtrip_default_calls()) {
     std::optional<rpc::Message> request = request_from_corpus(corpus, stem);
     std::optional<rpc::Message> expected;
-    if (request) {
-      expected =
-          name == "getChain" ? chain_answer(corpus, family) : service.dispatch(*request).response;
-    }
+    if (request) expected = expected_answer(corpus, family, *request);
     if (!request || !expected) {
       std::fprintf(stderr, "stacks_bench: no round trip %s/%s (corpus files missing or wrong)\n",
                    family.c_str(), name.c_str());
@@ -96,12 +76,6 @@ const std::vector<RoundTripCall>& roundtrip_calls(const Corpus& corpus, const st
     calls.push_back({name, std::move(*request), std::move(*expected)});
   }
   return calls;
-}
-
-std::string exact_check(const rpc::Message& got, const rpc::Message& expected) {
-  const std::string a = rpc::to_canonical_json(got);
-  const std::string b = rpc::to_canonical_json(expected);
-  return a == b ? "" : "response " + a.substr(0, 200) + " != expected " + b.substr(0, 200);
 }
 
 void Tally::report(benchmark::State& state) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "codecs/value.h"
+#include "harness/answer_check.h"
 #include "harness/corpus.h"
 
 namespace sb::stacks {
@@ -36,8 +37,7 @@ struct RoundTripCall {
 // files are missing or disagree with the manifest is left out with a message on stderr.
 const std::vector<RoundTripCall>& roundtrip_calls(const Corpus& corpus, const std::string& family);
 
-// "" when `got` is the expected answer (canonical JSON equal), else why not.
-std::string exact_check(const rpc::Message& got, const rpc::Message& expected);
+using sb::exact_check;  // harness/answer_check.h
 
 // A check of a response against the expected one: exact_check, or a stack's tolerant one.
 using Check = std::string (*)(const rpc::Message& got, const rpc::Message& expected);

@@ -11,8 +11,8 @@
 #include <memory>
 #include <string>
 
+#include "harness/peer_process.h"
 #include "peers/gsoap/context.h"
-#include "peers/peer_process.h"
 #include "peers/stacks_bench.h"
 #include "peers/stacks_roundtrip.h"
 #include "stdsoap2.h"

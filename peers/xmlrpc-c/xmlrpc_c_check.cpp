@@ -1,8 +1,6 @@
 #include "peers/xmlrpc-c/xmlrpc_c_check.h"
 
 #include <algorithm>
-#include <bit>
-#include <climits>
 
 #include "codecs/canonical_json.h"
 #include "peers/xmlrpc-c/xmlrpc_c_values.h"
@@ -10,18 +8,6 @@
 namespace sb::peers {
 
 namespace {
-
-// Distance of two doubles in units in the last place.
-std::uint64_t ulps(double a, double b) {
-  auto ordered = [](double d) {
-    const auto i = std::bit_cast<std::int64_t>(d);
-    return i >= 0 ? i : INT64_MIN - i;  // sign-magnitude to a monotonic integer
-  };
-  const std::int64_t x = ordered(a);
-  const std::int64_t y = ordered(b);
-  return x > y ? static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)
-               : static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x);
-}
 
 // double_drift() over values.
 std::optional<std::uint64_t> drift(const rpc::Value& a, const rpc::Value& b) {

@@ -10,11 +10,9 @@
 #include <string>
 
 #include "codecs/value.h"
+#include "harness/answer_check.h"  // kMaxDriftUlps, ulps
 
 namespace sb::peers {
-
-// The largest double drift accepted, in units in the last place (17 seen on the corpus).
-inline constexpr std::uint64_t kMaxDriftUlps = 32;
 
 // The largest double drift between a and b when they are otherwise equal; nullopt when not.
 std::optional<std::uint64_t> double_drift(const rpc::Message& a, const rpc::Message& b);

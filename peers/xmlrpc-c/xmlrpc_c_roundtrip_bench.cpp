@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-#include "peers/peer_process.h"
+#include "harness/peer_process.h"
 #include "peers/stacks_bench.h"
 #include "peers/stacks_roundtrip.h"
 #include "peers/xmlrpc-c/xmlrpc_c_check.h"

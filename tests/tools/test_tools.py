@@ -370,6 +370,13 @@ class ResultsTest(Tmp):
         pb = next(f for f in saved if f.endswith(".parse_bench.json"))
         with open(RUN1, "rb") as a, open(os.path.join(results, mid, pb), "rb") as b:
             self.assertEqual(a.read(), b.read())
+        # An interop matrix is kept as the machine's interop.json (its machine_id in "context").
+        dump({"tool": "soapbench interop", "context": {"machine_id": mid}, "cells": []},
+             os.path.join(src, "interop.json"))
+        proc = tool("results", "--results-dir", results, "save", "--from", src, check=1)
+        self.assertIn("interop.json -> ", proc.stdout)  # (exit 1: stray.json is still refused)
+        self.assertTrue(os.path.exists(os.path.join(results, mid, "interop.json")))
+        os.remove(os.path.join(src, "interop.json"))
         # Saving again changes nothing; no baseline was set by save.
         os.remove(os.path.join(src, "stray.json"))
         proc = tool("results", "--results-dir", results, "save", "--from", src, check=0)
@@ -516,6 +523,40 @@ class ReportTest(Tmp):
         self.assertRegex(section, r"\| `deep-nesting` \| \*\*0/1\*\* \| 1/1 \|")
         self.assertIn("| policy | `pugixml-dom` | `deep.xml` | `deep-nesting` |", section)
         self.assertIn("48.0", section)   # the largest peak heap, MiB
+
+    def test_interop_section(self):
+        results = self.path("results")
+        mid = load(RUN1)["context"]["machine_id"]
+        os.makedirs(os.path.join(results, mid))
+        # The shape `soapbench interop --json` writes (tests/interop/test_interop_command.py).
+        def cell(client, server, family, op, status="ok", detail=""):
+            return {"client": client, "server": server, "family": family, "operation": op,
+                    "status": status, "detail": detail}
+        dump({"tool": "soapbench interop",
+              "context": {"machine_id": mid, "git_sha": "abc", "only": "all"},
+              "cells": [cell("soapbench", "gsoap", "soap11-doc-literal", "add"),
+                        cell("soapbench", "gsoap", "soap11-doc-literal", "complex", "fail",
+                             "canonical JSON differs at 3: got 0 expected 5"),
+                        cell("gsoap", "gsoap", "soap11-doc-literal", "add"),
+                        cell("xmlrpc-c", "gsoap", "soap11-doc-literal", "*", "off",
+                             "no common protocol"),
+                        cell("malformed", "gsoap", "soap11-doc-literal", "add", "fault-ok",
+                             "HTTP 500 fault"),
+                        cell("soapbench", "xmlrpc-c", "xmlrpc", "*", "off", "xmlrpc-c not built")]},
+             os.path.join(results, mid, "interop.json"))
+        _proc, mdir = self.run_report()
+        with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        section = text.split("## Interop", 1)[1].split("\n## ", 1)[0]
+        self.assertIn("**soap11-doc-literal**", section)
+        self.assertIn("| client \\ server | gsoap |", section)
+        self.assertIn("| soapbench | **1/2** |", section)
+        self.assertIn("| gsoap | 1/1 |", section)
+        self.assertIn("| xmlrpc-c | no common protocol |", section)
+        self.assertIn("| malformed request | fault |", section)
+        self.assertIn("| soapbench | off (not built) |", section)
+        self.assertIn("| soapbench | gsoap | soap11-doc-literal | `complex` | canonical JSON differs",
+                      section)
 
     def test_parse_results_only(self):
         out = self.path("out")

@@ -485,6 +485,10 @@ def json_files():
         ('deep-nesting-objects', 'jsonrpc', 'deep-nesting',
          'objects {"a": ...} nested 100,000 deep in the params array',
          rpc('echoArray', '[' + '{"a":' * 100000 + '1' + '}' * 100000 + ']')),
+        ('many-members', 'jsonrpc', 'many-members',
+         'a Person struct with 100,000 extra members m0..m99999 (1 MB): nlohmann::ordered_json '
+         'and Poco::JSON in insertion order search keys linearly, quadratic in members',
+         rpc('complex', '[[%s]]' % person(''.join('"m%d":0,' % i for i in range(100000))))),
         ('duplicate-key-method', 'jsonrpc', 'duplicate-key',
          '"method" twice (getRate, then concat; both fit the params): JSON allows duplicate '
          'names, which one wins is up to the parser',

@@ -1,6 +1,7 @@
-// A server run as a child process for stacks_bench's round-trip rows: started by path
-// (posix_spawn), its URL read from the one line it prints when it listens, stopped by its PID
-// (SIGTERM, then wait). Never by name.
+// Programs run as child processes by path (posix_spawn), never found or stopped by name: a
+// server (stacks_bench's round-trip rows, `soapbench interop`), its URL read from the one line
+// it prints when it listens, stopped by its PID (SIGTERM, then wait); and a client run to its
+// end with its stdout captured (`soapbench interop`'s peer clients), killed by PID on timeout.
 #pragma once
 
 #include <sys/types.h>
@@ -37,5 +38,17 @@ class PeerProcess {
 // The server started by `path args`, started on first use and kept until the process exits (one
 // per distinct command line); its URL. Throws as PeerProcess does.
 const std::string& peer_url(const std::string& path, const std::vector<std::string>& args);
+
+// What a child run to its end did.
+struct ChildRun {
+  int exit_code = -1;      // its exit status; -1 when killed by a signal or on timeout
+  bool timed_out = false;  // still running after the timeout: killed (SIGKILL) by its PID
+  std::string out;         // everything it wrote to stdout (stderr stays this process's)
+};
+
+// Runs `path args` to its end, or for at most `timeout`. Throws std::runtime_error when it
+// cannot be started.
+ChildRun run_child(const std::string& path, const std::vector<std::string>& args,
+                   std::chrono::milliseconds timeout);
 
 }  // namespace sb::peers

@@ -1,4 +1,4 @@
-#include "peers/peer_process.h"
+#include "harness/peer_process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -42,6 +42,23 @@ pid_t spawn(const std::string& path, const std::vector<std::string>& args, int o
   return pid;
 }
 
+// spawn() with the child's stdout on a new pipe whose read end goes to `out`.
+pid_t spawn_piped(const std::string& path, const std::vector<std::string>& args, int& out) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe: cannot start " + path);
+  pid_t pid = -1;
+  try {
+    pid = spawn(path, args, fds[1]);
+  } catch (...) {
+    close(fds[0]);
+    close(fds[1]);
+    throw;
+  }
+  close(fds[1]);
+  out = fds[0];
+  return pid;
+}
+
 // The first line `fd` gives within `timeout` ("" on end of file or timeout).
 std::string first_line(int fd, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -59,21 +76,25 @@ std::string first_line(int fd, std::chrono::milliseconds timeout) {
   return line.substr(0, line.find('\n'));
 }
 
+// Appends what `fd` gives to `out` until end of file; false when `deadline` comes first.
+bool read_all(int fd, std::string& out, std::chrono::steady_clock::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{fd, POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) <= 0) return false;
+    char buf[4096];
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n <= 0) return true;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
 }  // namespace
 
 PeerProcess::PeerProcess(const std::string& path, const std::vector<std::string>& args,
                          std::chrono::milliseconds timeout) {
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe: cannot start " + path);
-  try {
-    pid_ = spawn(path, args, fds[1]);
-  } catch (...) {
-    close(fds[0]);
-    close(fds[1]);
-    throw;
-  }
-  close(fds[1]);
-  stdout_ = fds[0];
+  pid_ = spawn_piped(path, args, stdout_);
   const std::string line = first_line(stdout_, timeout);
   const std::size_t at = line.find("http://");
   if (at == std::string::npos) {
@@ -111,6 +132,20 @@ const std::string& peer_url(const std::string& path, const std::vector<std::stri
   std::unique_ptr<PeerProcess>& p = running[key];
   if (!p) p = std::make_unique<PeerProcess>(path, args);
   return p->url();
+}
+
+ChildRun run_child(const std::string& path, const std::vector<std::string>& args,
+                   std::chrono::milliseconds timeout) {
+  int out = -1;
+  const pid_t pid = spawn_piped(path, args, out);
+  ChildRun run;
+  run.timed_out = !read_all(out, run.out, std::chrono::steady_clock::now() + timeout);
+  close(out);
+  if (run.timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!run.timed_out && WIFEXITED(status)) run.exit_code = WEXITSTATUS(status);
+  return run;
 }
 
 }  // namespace sb::peers
