@@ -385,3 +385,12 @@ if(NOT SB_HAVE_XMLRPC_C)
                     "libxmlrpc-core-c3-dev'); the xmlrpc-c peer is off")
   endif()
 endif()
+
+# --- wrk (the HTTP load generator of tools/server_load and bench.server_load; a tool, not linked)
+# apt: wrk
+find_program(SB_WRK wrk)
+if(SB_WRK)
+  sb_found(wrk "${SB_WRK}")
+else()
+  message(WARNING "soapbench: wrk not found (Debian package 'wrk'); bench.server_load is off")
+endif()

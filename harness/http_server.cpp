@@ -79,7 +79,7 @@ class RpcServer::Impl {
   // Accepts the next connection (on the accept strand).
   void do_accept();
   // Hands an accepted connection to the registry, or backs off after an accept error.
-  void on_accept(beast::error_code ec, tcp::socket socket);
+  void on_accept(beast::error_code ec, server_detail::SessionSocket socket);
 
   ServerConfig config_;                      // as given (threads resolved at start)
   server_detail::RpcEndpoint endpoint_;      // builds every response
@@ -239,12 +239,13 @@ void RpcServer::Impl::wait() {
 // ------------------------------------------------------------------ accept
 
 void RpcServer::Impl::do_accept() {
-  acceptor_->async_accept(net::make_strand(*ioc_), [this](beast::error_code ec, tcp::socket s) {
-    on_accept(ec, std::move(s));
-  });
+  acceptor_->async_accept(net::make_strand(*ioc_),
+                          [this](beast::error_code ec, server_detail::SessionSocket s) {
+                            on_accept(ec, std::move(s));
+                          });
 }
 
-void RpcServer::Impl::on_accept(beast::error_code ec, tcp::socket socket) {
+void RpcServer::Impl::on_accept(beast::error_code ec, server_detail::SessionSocket socket) {
   if (!acceptor_->is_open() || ec == net::error::operation_aborted) return;
   if (ec) {  // out of descriptors and the like: back off instead of spinning
     accept_retry_->expires_after(kAcceptRetry);

@@ -36,6 +36,9 @@ constexpr std::size_t kBufferLimit = 1024 * 1024;   // flat_buffer ceiling (head
 constexpr std::size_t kKeepCapacity = 1024 * 1024;  // body storage kept across requests
 constexpr auto kLinger = std::chrono::seconds(2);   // draining a client after a closing response
 
+// The TCP layer of every session, on its connection's strand.
+using TcpStream = beast::basic_stream<tcp, SessionExecutor>;
+
 }  // namespace
 
 // The part of a session the registry needs without knowing the stream type.
@@ -64,10 +67,10 @@ template <class Stream>
 class Session final : public SessionBase {
  public:
   // Whether Stream is the TLS stream.
-  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+  static constexpr bool kTls = !std::is_same_v<Stream, TcpStream>;
 
   // A plain connection.
-  Session(SessionRegistry& registry, tcp::socket&& socket, bool reject) requires(!kTls)
+  Session(SessionRegistry& registry, SessionSocket&& socket, bool reject) requires(!kTls)
       : SessionBase(registry, !reject),
         stream_(std::move(socket)),
         delay_(stream_.get_executor()),
@@ -75,7 +78,7 @@ class Session final : public SessionBase {
     init();
   }
   // A TLS connection.
-  Session(SessionRegistry& registry, tcp::socket&& socket, ssl::context& ctx,
+  Session(SessionRegistry& registry, SessionSocket&& socket, ssl::context& ctx,
           bool reject) requires(kTls)
       : SessionBase(registry, !reject),
         stream_(std::move(socket), ctx),
@@ -102,7 +105,7 @@ class Session final : public SessionBase {
   // A reference that keeps this session alive inside its next handler.
   std::shared_ptr<Session> self() { return std::static_pointer_cast<Session>(shared_from_this()); }
   // The TCP layer: its expiry is the deadline of the current step.
-  beast::tcp_stream& tcp() { return beast::get_lowest_layer(stream_); }
+  TcpStream& tcp() { return beast::get_lowest_layer(stream_); }
   // The server's limits and timeouts.
   const ServerConfig& config() const { return registry_.config(); }
 
@@ -324,9 +327,9 @@ class Session final : public SessionBase {
 };
 
 // A plain HTTP connection.
-using PlainSession = Session<beast::tcp_stream>;
+using PlainSession = Session<TcpStream>;
 // An HTTPS connection.
-using TlsSession = Session<beast::ssl_stream<beast::tcp_stream>>;
+using TlsSession = Session<beast::ssl_stream<TcpStream>>;
 
 // ------------------------------------------------------------------ SessionRegistry
 
@@ -335,7 +338,7 @@ void SessionRegistry::reopen() {
   stopping_ = false;
 }
 
-bool SessionRegistry::admit(tcp::socket socket, ssl::context* tls) {
+bool SessionRegistry::admit(SessionSocket socket, ssl::context* tls) {
   // Only the accept strand adds to active_ (sessions only leave), so check-then-add cannot
   // overshoot.
   const bool reject = active_.load() >= config_.max_connections;

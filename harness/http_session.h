@@ -7,8 +7,10 @@
 #include <mutex>
 #include <unordered_set>
 
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
+#include <boost/asio/strand.hpp>
 
 #include "harness/http_server.h"
 #include "harness/rpc_endpoint.h"
@@ -17,6 +19,13 @@ namespace sb::server_detail {
 
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
+
+// A connection's executor, its strand, named by type: held in an any_io_executor (Beast's
+// tcp_stream), a strand does not fit the small-object buffer, so every rebinding of it by an
+// async operation allocated (25 allocations per keep-alive call; README "Servers under load").
+using SessionExecutor = net::strand<net::io_context::executor_type>;
+// An accepted socket bound to its connection's strand.
+using SessionSocket = tcp::socket::rebind_executor<SessionExecutor>::other;
 
 class SessionBase;  // a live connection, whatever its stream (http_session.cpp)
 
@@ -39,7 +48,7 @@ class SessionRegistry {
   // Starts serving a new connection (over TLS when tls is set); beyond max_connections it is
   // answered 503 and closed. False once close_all() began (the connection is dropped). Called
   // on the accept strand only.
-  bool admit(tcp::socket socket, ssl::context* tls);
+  bool admit(SessionSocket socket, ssl::context* tls);
   // Admits nothing more and closes every live session, each on its own strand.
   void close_all();
   // Removes a session (from its destructor).

@@ -19,6 +19,13 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_DIR = os.path.join(REPO, "results")
 BUILD_DIR = os.path.join(REPO, "build")
 BENCHES = ("parse_bench", "roundtrip_bench", "stacks_bench")
+# Result files that are not benchmark runs, by the "tool" they name: tools/results save keeps the
+# newest of each in the machine folder under this name, where tools/report reads it.
+MACHINE_FILES = {
+    "soapbench conformance": "conformance.json",
+    "soapbench interop": "interop.json",
+    "tools/server_load": "server_load.json",
+}
 
 # Keys of a Google Benchmark run entry that are not counters.
 _GB_FIELDS = {
