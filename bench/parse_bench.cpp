@@ -32,6 +32,7 @@ struct Options {
   bool verbose = false;         // print Google Benchmark's table as well
   long iterations = 0;          // fixed iterations per benchmark (tools/icount); 0: timed
   int core_repetitions = 5;     // repetitions of the headline benchmarks in the default set
+  double tail_min_time = 0;     // seconds per once-run benchmark of the default set; 0: the flag's
 };
 
 void print_help() {
@@ -46,6 +47,10 @@ void print_help() {
       "  --corpus=DIR      corpus directory (default: $SOAPBENCH_CORPUS or the source tree's "
       "corpus/)\n"
       "  --no-pin          do not pin to one CPU\n"
+      "  --core-repetitions=N  repetitions of the default set's headline benchmarks (5)\n"
+      "  --tail-min-time=S     minimum seconds of each once-run benchmark of the default set\n"
+      "                        (default: --benchmark_min_time)\n"
+      "  --iterations=N    exactly N iterations per benchmark, no repetitions (tools/icount)\n"
       "  --verbose         print Google Benchmark's result table too\n\n"
       "Google Benchmark flags (--benchmark_filter, --benchmark_out, --benchmark_repetitions,\n"
       "--benchmark_min_time in plain seconds, ...) are accepted as usual:\n\n");
@@ -67,6 +72,8 @@ Options parse_options(int* argc, char** argv) {
       o.verbose = true;
     } else if (a.starts_with("--core-repetitions=")) {
       o.core_repetitions = std::atoi(std::string(a.substr(19)).c_str());
+    } else if (a.starts_with("--tail-min-time=")) {
+      o.tail_min_time = std::atof(std::string(a.substr(16)).c_str());
     } else if (a.starts_with("--iterations=")) {
       o.iterations = std::atol(std::string(a.substr(13)).c_str());
     } else {
@@ -91,7 +98,9 @@ std::deque<std::string>& file_store() {
 
 class Registrar {
  public:
-  Registrar(const Corpus& corpus, long iterations) : corpus_(corpus), iterations_(iterations) {}
+  // tail_min_time: minimum seconds of a benchmark that runs once (0: --benchmark_min_time).
+  Registrar(const Corpus& corpus, long iterations, double tail_min_time)
+      : corpus_(corpus), iterations_(iterations), tail_min_time_(tail_min_time) {}
 
   // Registers level × every adapter of the file's format, plus the file's floors (once).
   void adapters(const CorpusEntry& e, Level level) {
@@ -197,12 +206,14 @@ class Registrar {
   }
 
   // In fixed-iteration mode every benchmark runs exactly iterations_ times; otherwise the
-  // headline benchmarks get their repetitions.
+  // headline benchmarks get their repetitions and the long tail its shorter minimum time.
   void fixed(benchmark::internal::Benchmark* b) const {
     if (iterations_ > 0) {
       b->Iterations(iterations_);
     } else if (repetitions_ > 1) {
       b->Repetitions(repetitions_);
+    } else if (tail_min_time_ > 0) {
+      b->MinTime(tail_min_time_);
     }
   }
 
@@ -216,6 +227,7 @@ class Registrar {
 
   const Corpus& corpus_;         // the manifest and files
   long iterations_;              // fixed iterations, 0: timed
+  double tail_min_time_;         // minimum seconds of a once-run benchmark, 0: the flag's
   int repetitions_ = 0;          // repetitions for the next registrations
   std::set<std::string> names_;  // registered benchmark names
   std::map<const CorpusEntry*, const std::string*> loaded_;  // file bytes, read once
@@ -376,7 +388,7 @@ int main(int argc, char** argv) {
     const int cpu = pin_to_one_cpu();
     benchmark::AddCustomContext("pinned_cpu", cpu >= 0 ? std::to_string(cpu) : "none");
   }
-  Registrar registrar(corpus, opt.iterations);
+  Registrar registrar(corpus, opt.iterations, opt.set == "default" ? opt.tail_min_time : 0);
   register_set(registrar, corpus, opt.set, opt.core_repetitions);
   if (opt.iterations > 0)
     benchmark::AddCustomContext("fixed_iterations", std::to_string(opt.iterations));

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace sb {
@@ -49,13 +50,18 @@ class Status {
   std::string describe() const;
 
  private:
-  Status(StatusCode code, std::string reason, Location where)
-      : code_(code), reason_(std::move(reason)), where_(where) {}
+  // Libraries quote the bytes they stopped at (nlohmann/json: "last read: ..."), which may be
+  // invalid UTF-8; the reason is made valid UTF-8 (U+FFFD per bad byte) so that every fault,
+  // log line and JSON result that carries it stays valid text.
+  Status(StatusCode code, std::string reason, Location where);
 
   StatusCode code_ = StatusCode::ok;  // ok unless an error was recorded
   std::string reason_;                // human-readable cause, empty on success
   Location where_;                    // position of the error where known
 };
+
+// Whether text is valid UTF-8 (RFC 3629: no overlong forms, no surrogates, at most U+10FFFF).
+bool is_valid_utf8(std::string_view text);
 
 // The policy refusals, each worded once for every adapter (tests and committed results compare
 // the text): nesting past `limit` levels, and a DOCTYPE where none is allowed.

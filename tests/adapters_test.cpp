@@ -161,6 +161,7 @@ TEST_P(AdapterHostileTest, RejectsOrIsKnownToAccept) {
                                       "that is the library's documented behaviour";
     } else {
       EXPECT_FALSE(s.reason().empty()) << e.path;
+      EXPECT_TRUE(is_valid_utf8(s.reason())) << e.path << ": " << s.reason();
       EXPECT_FALSE(expected_accept) << e.path << " now rejected (" << s.describe()
                                     << "); remove it from tests/hostile_accepts.txt";
     }
