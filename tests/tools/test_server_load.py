@@ -79,10 +79,13 @@ class LoadTest(Tmp):
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)
         (cell,) = doc["cells"]
         self.assertIn("connections_served", cell, cell)  # a run error instead says what it was
-        self.assertEqual(cell["connections_served"], 1)
+        # One connection at most is served (none when a slow build, such as the sanitizer one,
+        # answers nothing between the two samples); both are accepted.
+        self.assertLess(cell["connections_served"], 2)
         self.assertEqual(cell["runs"][0]["connections_open"], 2)  # accepted, not served
-        self.assertIn("served 1 of 2 connections", cell["problems"][0])
-        self.assertIn("!! served 1 of 2", proc.stdout)
+        served = cell["connections_served"]
+        self.assertIn(f"served {served} of 2 connections", cell["problems"][0])
+        self.assertIn(f"!! served {served} of 2", proc.stdout)
 
     def test_a_wrong_answer_is_an_error_not_a_number(self):
         # A server that refuses the call (--max-body 1: every body is too large, HTTP 413).
