@@ -5,8 +5,7 @@
 
 #include <string>
 
-#include "codecs/canonical_json.h"
-#include "parsers/registry.h"
+#include "tests/every_adapter_rejects.h"
 
 namespace sb {
 namespace {
@@ -61,19 +60,8 @@ TEST(JsonGuardTest, EveryJsonAdapterRejectsAtDecode) {
   // The top level holds 5 members; the over-bound object is one the decoder skips.
   const std::string message =
       R"({"jsonrpc":"2.0","method":"add","params":[2,3],"meta":)" + object_with(6) + R"(,"id":1})";
-  int adapters_checked = 0;
-  for (const AdapterEntry& entry : adapters()) {
-    if (entry.info().format != Format::json) continue;
-    std::unique_ptr<Adapter> adapter = entry.make(limits);
-    MessageBuffer buffer(message);
-    rpc::Message out;
-    DecodeReport report;
-    const Status s = adapter->decode(buffer, rpc::DecodeContext{}, out, report);
-    EXPECT_FALSE(s.ok()) << entry.info().name << " accepted " << rpc::to_canonical_json(out);
-    EXPECT_NE(s.reason().find("more than 5 members"), std::string::npos)
-        << entry.info().name << ": " << s.describe();
-    ++adapters_checked;
-  }
+  const int adapters_checked =
+      expect_every_adapter_rejects(Format::json, limits, message, "more than 5 members");
   EXPECT_GE(adapters_checked, 5);
 }
 

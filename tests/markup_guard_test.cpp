@@ -5,8 +5,7 @@
 
 #include <string>
 
-#include "codecs/canonical_json.h"
-#include "parsers/registry.h"
+#include "tests/every_adapter_rejects.h"
 
 namespace sb {
 namespace {
@@ -71,19 +70,8 @@ TEST(MarkupGuardTest, EveryXmlAdapterRejectsAtDecode) {
   const std::string message =
       "<?xml version='1.0'?><methodCall><methodName>add</methodName><params><param>"
       "<value a='1' b='2' c='3' d='4' e='5'><int>1</int></value></param></params></methodCall>";
-  int adapters_checked = 0;
-  for (const AdapterEntry& entry : adapters()) {
-    if (entry.info().format != Format::xml) continue;
-    std::unique_ptr<Adapter> adapter = entry.make(limits);
-    MessageBuffer buffer(message);
-    rpc::Message out;
-    DecodeReport report;
-    const Status s = adapter->decode(buffer, rpc::DecodeContext{}, out, report);
-    EXPECT_FALSE(s.ok()) << entry.info().name << " accepted " << rpc::to_canonical_json(out);
-    EXPECT_NE(s.reason().find("more than 4 attributes"), std::string::npos)
-        << entry.info().name << ": " << s.describe();
-    ++adapters_checked;
-  }
+  const int adapters_checked =
+      expect_every_adapter_rejects(Format::xml, limits, message, "more than 4 attributes");
   EXPECT_GE(adapters_checked, 10);
 }
 
