@@ -13,6 +13,7 @@ status line, headers and body written to the socket); --stats FILE gets the tota
 import argparse
 import os
 import signal
+import socket
 import sys
 import time
 import xmlrpc.client
@@ -127,6 +128,8 @@ def main():
     ap.add_argument('--stats', help='at exit, write the server-time split to this file, one line per call: '
                     '"HANDLING_NS SEND_NS"')
     args = ap.parse_args()
+    if ':' in args.address:  # an IPv6 literal: socketserver listens on IPv4 unless told
+        Server.address_family = socket.AF_INET6
     server = Server((args.address, args.port), requestHandler=TimedHandler, logRequests=False)
     register(server, chain_document(args.corpus))
 
@@ -136,6 +139,7 @@ def main():
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     host, port = server.server_address[:2]
+    host = '[%s]' % host if ':' in host else host
     print('%s: serving http://%s:%d (xmlrpc.server, Python %s, HTTP/1.0: one call per connection)'
           % (NAME, host, port, sys.version.split()[0]), flush=True)
     try:
