@@ -30,11 +30,14 @@ using std::chrono::milliseconds;
 
 // The programs the matrix runs; empty: that peer is not built (its cells are "off").
 struct Programs {
-  std::string soapbench_server;  // `soapbench serve` (default: this executable)
-  std::string gsoap_server;      // peers/gsoap/gsoap_server
-  std::string gsoap_client;      // peers/gsoap/gsoap_client
-  std::string xmlrpc_c_server;   // peers/xmlrpc-c/xmlrpc_c_server
-  std::string xmlrpc_c_client;   // peers/xmlrpc-c/xmlrpc_c_client
+  std::string soapbench_server;      // `soapbench serve` (default: this executable)
+  std::string gsoap_server;          // peers/gsoap/gsoap_server
+  std::string gsoap_client;          // peers/gsoap/gsoap_client
+  std::string xmlrpc_c_server;       // peers/xmlrpc-c/xmlrpc_c_server
+  std::string xmlrpc_c_client;       // peers/xmlrpc-c/xmlrpc_c_client
+  std::string soaplite_server;       // peers/scripting/soaplite_server.pl
+  std::string frontier_server;       // peers/scripting/frontier_server.pl
+  std::string python_xmlrpc_server;  // peers/scripting/python_xmlrpc_server.py
 };
 
 // This build's programs (compile definitions set by each peer's CMake block).
@@ -49,6 +52,11 @@ Programs built_programs() {
   p.xmlrpc_c_server = SB_XMLRPC_C_SERVER_PATH;
   p.xmlrpc_c_client = SB_XMLRPC_C_CLIENT_PATH;
 #endif
+#ifdef SB_SCRIPTING_DIR
+  p.soaplite_server = SB_SCRIPTING_DIR "/soaplite_server.pl";
+  p.frontier_server = SB_SCRIPTING_DIR "/frontier_server.pl";
+  p.python_xmlrpc_server = SB_SCRIPTING_DIR "/python_xmlrpc_server.py";
+#endif
   return p;
 }
 
@@ -62,11 +70,32 @@ struct Cell {
   std::string detail;     // why, or what was received
 };
 
-// The stacks that speak `f`, in matrix order.
-std::vector<std::string> stacks_of(rpc::Family f) {
+// The client stacks that speak `f`, in matrix order.
+std::vector<std::string> clients_of(rpc::Family f) {
   if (rpc::is_soap(f)) return {"soapbench", "gsoap"};
   if (f == rpc::Family::xmlrpc) return {"soapbench", "xmlrpc-c"};
   return {"soapbench"};
+}
+
+// The server stacks that speak `f`: the clients' stacks, and the scripting stacks (servers only:
+// README "Peers → Scripting stacks").
+std::vector<std::string> servers_of(rpc::Family f) {
+  std::vector<std::string> s = clients_of(f);
+  if (f == rpc::Family::soap11_rpc_encoded) s.push_back("soaplite");
+  if (f == rpc::Family::xmlrpc) s.insert(s.end(), {"frontier", "python-xmlrpc"});
+  return s;
+}
+
+// Why `server` leaves `operation` out, or "" when it serves it: the scripting servers implement
+// the scripting comparison's operations and a few more; Frontier::RPC cannot set a fault's message.
+std::string not_served(const std::string& server, const std::string& operation) {
+  if (server != "soaplite" && server != "frontier" && server != "python-xmlrpc") return "";
+  if (server == "frontier" && operation == "fail")
+    return "not expressible (Frontier::RPC's fault message is its own)";
+  for (const char* op : {"add", "concat", "echoArray", "fail", "getChain"}) {
+    if (operation == op) return "";
+  }
+  return "not expressible (not implemented by that server)";
 }
 
 // The interop run: servers kept per (stack, family), the cells found so far.
@@ -108,6 +137,9 @@ const std::string& Matrix::program(const std::string& stack, bool server) const 
   static const std::string ours;  // our client runs in-process
   if (stack == "gsoap") return server ? programs_.gsoap_server : programs_.gsoap_client;
   if (stack == "xmlrpc-c") return server ? programs_.xmlrpc_c_server : programs_.xmlrpc_c_client;
+  if (stack == "soaplite") return server ? programs_.soaplite_server : ours;
+  if (stack == "frontier") return server ? programs_.frontier_server : ours;
+  if (stack == "python-xmlrpc") return server ? programs_.python_xmlrpc_server : ours;
   return server ? programs_.soapbench_server : ours;
 }
 
@@ -156,6 +188,10 @@ void Matrix::run_pair(const std::string& client, const std::string& server, rpc:
   const peers::PeerProcess* p = this->server(server, family, error);
   const std::uint64_t ulps = client == "xmlrpc-c" || server == "xmlrpc-c" ? kMaxDriftUlps : 0;
   for (const interop::Call& call : calls_) {
+    if (const std::string why = not_served(server, call.operation); !why.empty()) {
+      cells_.push_back({client, server, family, call.operation, "off", why});
+      continue;
+    }
     Cell cell{client, server, family, call.operation, "fail", error};
     const std::optional<rpc::Message> expected = expected_answer(corpus_, family, call.request);
     if (!expected) cell.detail = "no expected answer: the corpus's getChain response is wrong";
@@ -172,8 +208,8 @@ void Matrix::run_pair(const std::string& client, const std::string& server, rpc:
 
 void Matrix::run_family(rpc::Family f) {
   const std::string family(rpc::family_name(f));
-  const std::vector<std::string> stacks = stacks_of(f);
-  for (const std::string& client : stacks) {
+  const std::vector<std::string> stacks = servers_of(f);
+  for (const std::string& client : clients_of(f)) {
     for (const std::string& server : stacks) run_pair(client, server, f);
   }
   // gSOAP speaks SOAP, xmlrpc-c XML-RPC: they never meet.
@@ -205,8 +241,8 @@ std::string summary(const std::vector<Cell>& cells, const std::string& family,
   std::string off;
   for (const Cell& c : cells) {
     if (c.family != family || c.client != client || c.server != server) continue;
-    if (c.status == "off") off = c.detail;
-    if (c.status == "off") continue;
+    if (c.status == "off" && c.operation == "*") off = c.detail;
+    if (c.status == "off") continue;  // a whole pair, or an operation the server leaves out
     ++total;
     ok += c.status == "ok" || c.status == "fault-ok";
   }
@@ -219,8 +255,8 @@ std::string summary(const std::vector<Cell>& cells, const std::string& family,
 void print_matrix(const std::vector<Cell>& cells) {
   for (const rpc::Family f : rpc::kAllFamilies) {
     const std::string family(rpc::family_name(f));
-    std::vector<std::string> rows = stacks_of(f);
-    const std::vector<std::string> columns = stacks_of(f);
+    std::vector<std::string> rows = clients_of(f);
+    const std::vector<std::string> columns = servers_of(f);
     if (f != rpc::Family::jsonrpc) rows.push_back(rpc::is_soap(f) ? "xmlrpc-c" : "gsoap");
     rows.push_back("malformed");
     fmt::print("{:<22}", family);
@@ -274,7 +310,8 @@ void add_interop_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "interop",
       "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c) against every server "
-      "stack speaking the family, every operation checked against the contract; a malformed "
+      "stack speaking the family (those and the scripting servers SOAP::Lite, Frontier::RPC, "
+      "Python's xmlrpc.server), every operation checked against the contract; a malformed "
       "request to each server must get its fault. Exit 1 when a cell fails");
   static Programs programs = built_programs();
   static std::string only = "representative";
@@ -294,6 +331,13 @@ void add_interop_command(CLI::App& app) {
   cmd->add_option("--xmlrpc-c-server", programs.xmlrpc_c_server, "xmlrpc_c_server program")
       ->capture_default_str();
   cmd->add_option("--xmlrpc-c-client", programs.xmlrpc_c_client, "xmlrpc_c_client program")
+      ->capture_default_str();
+  cmd->add_option("--soaplite-server", programs.soaplite_server, "soaplite_server.pl program")
+      ->capture_default_str();
+  cmd->add_option("--frontier-server", programs.frontier_server, "frontier_server.pl program")
+      ->capture_default_str();
+  cmd->add_option("--python-xmlrpc-server", programs.python_xmlrpc_server,
+                  "python_xmlrpc_server.py program")
       ->capture_default_str();
   cmd->add_option("--timeout-ms", timeout_ms, "Bound on each call and each server's start")
       ->check(CLI::Range(100, 600'000))

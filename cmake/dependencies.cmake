@@ -394,3 +394,26 @@ if(SB_WRK)
 else()
   message(WARNING "soapbench: wrk not found (Debian package 'wrk'); bench.server_load is off")
 endif()
+
+# --- The scripting stacks (peers: peers/scripting): Perl's SOAP::Lite and Frontier::RPC, run as
+# scripts by perl; Python's xmlrpc.server comes with SB_PYTHON. Checked by loading each module.
+# apt: libsoap-lite-perl libfrontier-rpc-perl perl
+find_program(SB_PERL perl)
+set(SB_HAVE_SCRIPTING OFF)
+if(SB_PERL)
+  execute_process(COMMAND ${SB_PERL} -MSOAP::Lite -MSOAP::Transport::HTTP -MFrontier::Daemon
+                          -e "print \$SOAP::Lite::VERSION"
+                  RESULT_VARIABLE _sl_rc OUTPUT_VARIABLE _sl_version ERROR_QUIET)
+  if(_sl_rc EQUAL 0)
+    set(SB_HAVE_SCRIPTING ON)
+    sb_found(scripting "perl SOAP::Lite ${_sl_version}, Frontier::RPC")
+  endif()
+endif()
+if(NOT SB_HAVE_SCRIPTING)
+  if(_sb_req)
+    sb_missing("perl SOAP::Lite / Frontier::RPC" "libsoap-lite-perl libfrontier-rpc-perl perl" ON)
+  else()
+    message(WARNING "soapbench: perl with SOAP::Lite and Frontier::RPC not found (Debian packages "
+                    "'libsoap-lite-perl libfrontier-rpc-perl perl'); the scripting peers are off")
+  endif()
+endif()

@@ -7,6 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -22,12 +23,19 @@ std::vector<Registrar>& registrars() {
   return list;
 }
 
+// The registrars of sets of their own (add_set_registrar), by set name.
+std::map<std::string, std::vector<Registrar>>& own_sets() {
+  static std::map<std::string, std::vector<Registrar>> sets;
+  return sets;
+}
+
 void print_help() {
   std::printf(
       "stacks_bench: the peers' own deserializers on the soapbench corpus, and round trips with\n"
       "the peers' clients and servers against soapbench's (servers run as child processes)\n\n"
       "  --set=NAME    default (seed messages; keep-alive round trips) or full (every corpus file\n"
-      "                of the stack's families; round trips also on a new connection per call)\n"
+      "                of the stack's families; round trips also on a new connection per call),\n"
+      "                or a set of its own: scripting (README \"Scripting stacks\")\n"
       "  --corpus=DIR  corpus directory (default: $SOAPBENCH_CORPUS or the source tree's "
       "corpus/)\n"
       "  --no-pin      do not pin to one CPU\n"
@@ -39,6 +47,11 @@ void print_help() {
 
 bool add_registrar(Registrar registrar) {
   registrars().push_back(registrar);
+  return true;
+}
+
+bool add_set_registrar(const std::string& set, Registrar registrar) {
+  own_sets()[set].push_back(registrar);
   return true;
 }
 
@@ -67,8 +80,12 @@ int main(int argc, char** argv) {
   argc = out;
   benchmark::Initialize(&argc, argv, sb::stacks::print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  if (set != "default" && set != "full") {
-    std::fprintf(stderr, "stacks_bench: unknown --set=%s (default, full)\n", set.c_str());
+  const bool own = sb::stacks::own_sets().contains(set);
+  if (set != "default" && set != "full" && !own) {
+    std::fprintf(stderr, "stacks_bench: unknown --set=%s (default, full", set.c_str());
+    for (const auto& [name, list] : sb::stacks::own_sets())
+      std::fprintf(stderr, ", %s", name.c_str());
+    std::fprintf(stderr, ")\n");
     return 1;
   }
   sb::Corpus corpus;
@@ -86,7 +103,8 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("pinned_cpu", cpu >= 0 ? std::to_string(cpu) : "none");
   }
   std::size_t count = 0;
-  for (sb::stacks::Registrar r : sb::stacks::registrars()) count += r(corpus, set);
+  for (sb::stacks::Registrar r : own ? sb::stacks::own_sets()[set] : sb::stacks::registrars())
+    count += r(corpus, set);
   sb::bench::SummaryReporter reporter(count, verbose);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -17,4 +17,8 @@ using Registrar = std::size_t (*)(const Corpus& corpus, const std::string& set);
 // Adds a registrar; returns true (for `const bool registered = add_registrar(...)`).
 bool add_registrar(Registrar registrar);
 
+// Adds a registrar of its own set `set` (e.g. "scripting"): `--set=NAME` runs the registrars of
+// that set and no others; returns true.
+bool add_set_registrar(const std::string& set, Registrar registrar);
+
 }  // namespace sb::stacks

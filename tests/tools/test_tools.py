@@ -447,28 +447,32 @@ class ReportTest(Tmp):
         self.assertIn("decode per family on its headline message", proc.stdout)  # --summary
         self.assertIn("## Statistics", text)
 
+    def stacks_report(self, benchmarks):
+        """report.md from RUN1 and a stacks_bench file holding `benchmarks`."""
+        ctx = dict(load(RUN1)["context"], executable="build/peers/stacks_bench")
+        ctx["default_adapter:xml"] = "pugixml/dom"  # RUN1 predates the key
+        stacks = self.path("stacks_bench.json")
+        dump({"context": ctx, "benchmarks": benchmarks}, stacks)
+        out = self.path("out")
+        tool("report", RUN1, stacks, "--out-dir", out, "--no-charts", check=0)
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            return f.read()
+
     def test_real_stacks_section(self):
         # A small stacks_bench file: round trips of every pair on one call (the xmlrpc-c client
         # counts no bytes) and one stack deserializer row on a message parse_bench ran.
-        ctx = dict(load(RUN1)["context"], executable="build/peers/stacks_bench")
-        ctx["default_adapter:xml"] = "pugixml/dom"  # RUN1 predates the key
         def row(name, us, **counters):
             return dict({"name": name, "run_name": name, "run_type": "iteration", "iterations": 100,
                          "real_time": us, "cpu_time": us, "time_unit": "us"}, **counters)
         rt = "roundtrip/keepalive/xmlrpc/{}/getRate"
-        stacks = self.path("stacks_bench.json")
-        dump({"context": ctx, "benchmarks": [
+        text = self.stacks_report([
             row(rt.format("soapbench~soapbench"), 100, total_ns=100e3, bytes_sent=328,
                 bytes_received=218),
             row(rt.format("xmlrpc-c"), 250, total_ns=250e3),
             row(rt.format("xmlrpc-c~soapbench"), 150, total_ns=150e3),
             row(rt.format("soapbench~xmlrpc-c"), 200, total_ns=200e3, bytes_sent=328,
                 bytes_received=360),
-            row("decode/gsoap/soap11-rpc-encoded/getRate.call", 30)]}, stacks)
-        out = self.path("out")
-        tool("report", RUN1, stacks, "--out-dir", out, "--no-charts", check=0)
-        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
-            text = f.read()
+            row("decode/gsoap/soap11-rpc-encoded/getRate.call", 30)])
         section = text.split("## Real stacks", 1)[1].split("\n## ", 1)[0]
         self.assertIn("| call | `soapbench~soapbench` µs | bytes | `xmlrpc-c` µs | bytes | "
                       "`xmlrpc-c~soapbench` µs | bytes | `soapbench~xmlrpc-c` µs | bytes |", section)
@@ -489,6 +493,34 @@ class ReportTest(Tmp):
         # Stack rows stay out of the adapters' sections.
         self.assertNotIn("gsoap", text.split("## Real stacks", 1)[0].split("## Contents", 1)[1]
                          .split("## ", 1)[1])
+
+    def test_scripting_section(self):
+        # stacks_bench --set=scripting rows: per server and query, µs per call and the server's
+        # split; the ratio of server times between the servers per query.
+        def row(name, us, handling, send):
+            return {"name": name, "run_name": name, "run_type": "iteration", "iterations": 50,
+                    "real_time": us, "cpu_time": us, "time_unit": "us", "total_ns": us * 1e3,
+                    "server_handling_ns": handling * 1e3, "server_send_ns": send * 1e3,
+                    "bytes_sent": 300, "bytes_received": 400}
+        text = self.stacks_report([
+            row("roundtrip/keepalive/soap11-rpc-encoded/soapbench~soaplite/add", 2000, 1500, 100),
+            row("roundtrip/newconn/xmlrpc/soapbench~frontier/add", 600, 300, 100),
+            row("roundtrip/newconn/xmlrpc/soapbench~python-xmlrpc/add", 300, 120, 40),
+            row("roundtrip/newconn/xmlrpc/soapbench~python-xmlrpc/getChain", 5000, 200, 4000),
+            row("roundtrip/keepalive/xmlrpc/soapbench~soapbench/add", 50, 0, 0)])
+        section = text.split("## Scripting stacks", 1)[1].split("\n## ", 1)[0]
+        self.assertIn("| server | family | connection | call | µs per call | handling µs | "
+                      "sending µs | rest µs | server share |", section)
+        self.assertIn("| `soaplite` | s11-enc | keepalive | `add` | 2,000 | 1,500 | 100 | 400 | "
+                      "80% |", section)
+        self.assertIn("| `python-xmlrpc` | xmlrpc | newconn | `getChain` | 5,000 | 200 | 4,000 | "
+                      "800 | 84% |", section)
+        # soaplite 1600 µs against python-xmlrpc 160 µs on add: ten times.
+        self.assertIn("- `add`: `python-xmlrpc` 160 µs, `frontier` 400 µs (2.5×), `soaplite` "
+                      "1,600 µs (10.0×)\n", section)
+        self.assertNotIn("- `getChain`", section)  # one server only: no ratio
+        self.assertNotIn("soapbench~soapbench", section)
+        self.assertIn("[Scripting stacks](#scripting-stacks)", text)
 
     def test_conformance_section(self):
         results = self.path("results")
@@ -542,7 +574,11 @@ class ReportTest(Tmp):
                              "no common protocol"),
                         cell("malformed", "gsoap", "soap11-doc-literal", "add", "fault-ok",
                              "HTTP 500 fault"),
-                        cell("soapbench", "xmlrpc-c", "xmlrpc", "*", "off", "xmlrpc-c not built")]},
+                        cell("soapbench", "xmlrpc-c", "xmlrpc", "*", "off", "xmlrpc-c not built"),
+                        # A scripting server leaves operations out: not counted in its cell.
+                        cell("soapbench", "soaplite", "soap11-rpc-encoded", "add"),
+                        cell("soapbench", "soaplite", "soap11-rpc-encoded", "complex", "off",
+                             "not expressible (not implemented by that server)")]},
              os.path.join(results, mid, "interop.json"))
         _proc, mdir = self.run_report()
         with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
@@ -555,6 +591,7 @@ class ReportTest(Tmp):
         self.assertIn("| xmlrpc-c | no common protocol |", section)
         self.assertIn("| malformed request | fault |", section)
         self.assertIn("| soapbench | off (not built) |", section)
+        self.assertIn("| client \\ server | soaplite |\n|---|---|\n| soapbench | 1/1 |", section)
         self.assertIn("| soapbench | gsoap | soap11-doc-literal | `complex` | canonical JSON differs",
                       section)
 
