@@ -75,9 +75,15 @@ def pair_name(name):
 
 
 def bench_kind(doc, path=""):
-    """parse_bench / roundtrip_bench: the executable that wrote the file."""
+    """parse_bench / roundtrip_bench / stacks_bench: the executable that wrote the file
+    (stacks_bench_<set> for a stacks_bench set other than the default)."""
     exe = str(context(doc).get("executable", ""))
     base = os.path.basename(exe)
+    bench_set = str(context(doc).get("bench_set", "default"))
+    if base == "stacks_bench" and bench_set != "default":
+        # Another set of stacks_bench (scripting, full) is its own kind: the newest scripting
+        # run must not shadow the newest default run.
+        return f"stacks_bench_{re.sub(r'[^A-Za-z0-9]', '_', bench_set)}"
     if base:
         return base
     base = os.path.basename(path)

@@ -395,6 +395,20 @@ class ResultsTest(Tmp):
         tool("results", "--results-dir", results, "--machine", mid, "baseline", "19990101",
              check=1)
 
+    def test_a_stacks_bench_set_is_its_own_kind(self):
+        # stacks_bench --set=scripting must not shadow the default set's newest run.
+        results = self.path("results")
+        src = self.path("build-results")
+        os.makedirs(src)
+        mid = load(RUN1)["context"]["machine_id"]
+        for bench_set in ("default", "scripting"):
+            doc = load(ROUNDTRIP)
+            doc["context"].update(executable="/b/peers/stacks_bench", bench_set=bench_set)
+            dump(doc, os.path.join(src, f"stacks_{bench_set}.json"))
+        tool("results", "--results-dir", results, "save", "--from", src, check=0)
+        kinds = sorted(f.split(".", 1)[1] for f in os.listdir(os.path.join(results, mid)))
+        self.assertEqual(kinds, ["stacks_bench.json", "stacks_bench_scripting.json"])
+
     def test_help(self):
         proc = tool("results", "--help", check=0)
         for word in ("save", "baseline", "list"):
