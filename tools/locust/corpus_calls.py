@@ -127,7 +127,7 @@ class AnswerCheck:
         """None when the answer is HTTP 200 and decodes to the corpus response's canonical JSON,
         else what is wrong (the status, or the decoded answer against the expected one)."""
         if status != 200:
-            return f"HTTP {status}: {body[:200]!r}"
+            return f"HTTP {status}: {bytes(body[:200])!r}"
         key = (call.family, call.name, bytes(body))
         if key not in self.seen_:
             got, err = self.decoded(call, body)
