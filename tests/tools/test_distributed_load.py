@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -49,15 +48,7 @@ def free_port():
         return s.getsockname()[1]
 
 
-def stop(proc):
-    """Stops a child by its PID: SIGTERM, SIGKILL after 10 s."""
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+stop = server_load.stop_child  # SIGTERM by PID, SIGKILL after 5 s
 
 
 def start_serve(prefix, address):

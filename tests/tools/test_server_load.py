@@ -165,11 +165,11 @@ def sample_result(name):
 
 
 class ServerLoadReportTest(Tmp):
-    def section(self, *results):
-        """The report's "Servers under load" section from SAMPLE and these result files."""
+    def section(self, *results, sample=SAMPLE):
+        """The report's "Servers under load" section from sample and these result files."""
         path = os.path.join(self.tmp, "server_load.json")
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(SAMPLE, f)
+            json.dump(sample, f)
         out = os.path.join(self.tmp, "report")
         proc = tool("report", *map(sample_result, results), "--no-charts", "--out-dir", out,
                     "--server-load", path)
@@ -210,6 +210,16 @@ class ServerLoadReportTest(Tmp):
         self.assertIn("- `getRate`, soapbench (`rapidxml/dom-fastest`), 32 connection(s): total "
                       "2.50× nginx; outside decode and encode: no `roundtrip/keepalive/"
                       "soap11-doc-literal/rapidxml-dom-fastest/getRate`", section)
+
+    def test_no_nginx_column_without_the_floor(self):
+        # A file from before issue 14 (no nginx cells): the old columns.
+        old = dict(SAMPLE, cells=[{k: v for k, v in c.items() if k != "cpu_x_nginx"}
+                                  for c in SAMPLE["cells"] if c["server"] != "nginx"])
+        section = self.section("parse_bench.run1.json", sample=old)
+        self.assertIn("| server | parser | 1 conn: req/s | p50 µs | p99 µs | CPU µs/call | "
+                      "32 conn: req/s |", section)
+        self.assertIn("| 200 | 20.0 | 30,000 (27,000–33,000) |", section)
+        self.assertNotIn("nginx", section)
 
     def test_no_section_without_the_file(self):
         out = os.path.join(self.tmp, "report")
