@@ -10,6 +10,7 @@ Usage: tests/tools/test_server_load.py [TestClass ...]
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -108,6 +109,29 @@ class LoadTest(Tmp):
                                ours["cpu_us_per_call"] / nginx["cpu_us_per_call"])
         self.assertIn("× nginx", proc.stdout)
         self.assertEqual(os.listdir(tmpdir), [])  # its config directory removed
+
+    @unittest.skipUnless(os.access(NGINX, os.X_OK), "nginx is not installed (tools/setup.sh)")
+    def test_nginx_takes_another_port_when_its_port_is_taken(self):
+        sys.path.insert(0, HERE)
+        from test_distributed_load import server_load  # tools/server_load as a module
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            ports = [taken.getsockname()[1], server_load.free_port()]
+            real, server_load.free_port = server_load.free_port, lambda: ports.pop(0)
+            try:
+                nginx = server_load.servers(server_load.parse_args(["--nginx", NGINX]))["nginx"]
+                running = server_load.RunningNginx(nginx, 0, [])
+            finally:
+                server_load.free_port = real
+            try:
+                self.assertEqual(ports, [])  # the taken port, then the next one
+                self.assertNotEqual(running.port_, taken.getsockname()[1])
+                self.assertGreater(running.cpu_seconds(), -1)
+            finally:
+                running.stop()
+        self.assertIsNotNone(running.proc_.poll())  # stopped
+        self.assertFalse(os.path.exists(running.tmp_))  # its directory removed
 
     def test_a_wrong_answer_is_an_error_not_a_number(self):
         # A server that refuses the call (--max-body 1: every body is too large, HTTP 413).
