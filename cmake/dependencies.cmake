@@ -417,3 +417,23 @@ if(NOT SB_HAVE_SCRIPTING)
                     "'libsoap-lite-perl libfrontier-rpc-perl perl'); the scripting peers are off")
   endif()
 endif()
+
+# --- nginx (the HTTP floor of tools/server_load: a fixed answer, started and stopped by it)
+# apt: nginx
+find_program(SB_NGINX nginx PATHS /usr/sbin)
+if(SB_NGINX)
+  sb_found(nginx "${SB_NGINX}")
+else()
+  message(WARNING "soapbench: nginx not found (Debian package 'nginx'); bench.server_load runs "
+                  "without its HTTP floor")
+endif()
+
+# --- Locust (distributed load: tools/locust/soapbench_locustfile.py and its tests; a tool)
+# apt: python3-locust
+find_program(SB_LOCUST locust)
+if(SB_LOCUST)
+  sb_found(locust "${SB_LOCUST}")
+else()
+  message(WARNING "soapbench: locust not found (Debian package 'python3-locust'); the Locust "
+                  "tests are off")
+endif()
