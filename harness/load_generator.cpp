@@ -59,15 +59,16 @@ class PointRun final : public LoadSink {
   std::vector<std::unique_ptr<LoadConnection>> connections_;  // the load
   std::vector<WindowTally> tally_;                            // per connection
   std::deque<LoadConnection*> idle_;                          // open loop: free, longest first
-  std::deque<LoadClock::time_point> pending_;                 // open loop: due, not yet sent
   asio::steady_timer schedule_timer_{ioc_};                   // open loop: the next due call
   asio::steady_timer window_timer_{ioc_};                     // the window's start, then end
   LoadClock::time_point t0_, window_start_, window_end_;      // the point's timeline
   LoadClock::time_point last_answer_;                         // the last right answer counted
-  std::uint64_t next_k_ = 0;                                  // open loop: the next call's number
-  bool stopping_ = false;                                     // the window ended: no new calls
-  double cpu_at_start_ = 0;                                   // own CPU at the window's start
-  PointResult result_;                                        // what is measured
+  // Open loop: calls [first_pending_, next_due_) are due and not yet sent (sent in order).
+  std::uint64_t first_pending_ = 0;  // the first call due and not yet sent
+  std::uint64_t next_due_ = 0;       // the first call not yet due
+  bool stopping_ = false;            // the window ended: no new calls
+  double cpu_at_start_ = 0;          // own CPU at the window's start
+  PointResult result_;               // what is measured
 };
 
 PointResult PointRun::run() {
@@ -106,8 +107,12 @@ void PointRun::open_window() {
 void PointRun::close_window() {
   stopping_ = true;
   schedule_timer_.cancel();
-  result_.unsent = pending_.size();  // every pending call was due before the window's end
-  pending_.clear();
+  // Calls due in the window still waiting: due before its end, and at or after its start.
+  std::uint64_t first_in_window = first_pending_;
+  while (first_in_window < next_due_ && due_time(first_in_window) < window_start_)
+    ++first_in_window;
+  result_.unsent = next_due_ - first_in_window;
+  first_pending_ = next_due_;
 }
 
 LoadClock::time_point PointRun::due_time(std::uint64_t k) const {
@@ -117,12 +122,9 @@ LoadClock::time_point PointRun::due_time(std::uint64_t k) const {
 
 void PointRun::schedule() {
   const LoadClock::time_point now = LoadClock::now();
-  for (LoadClock::time_point due = due_time(next_k_); due <= now && due < window_end_;
-       due = due_time(++next_k_)) {
-    pending_.push_back(due);
-  }
+  while (due_time(next_due_) <= now && due_time(next_due_) < window_end_) ++next_due_;
   dispatch();
-  const LoadClock::time_point next = due_time(next_k_);
+  const LoadClock::time_point next = due_time(next_due_);
   if (next >= window_end_) return;  // the window timer ends the point
   schedule_timer_.expires_at(next);
   schedule_timer_.async_wait([this](error_code ec) {
@@ -131,12 +133,10 @@ void PointRun::schedule() {
 }
 
 void PointRun::dispatch() {
-  while (!pending_.empty() && !idle_.empty()) {
+  while (first_pending_ < next_due_ && !idle_.empty()) {
     LoadConnection* c = idle_.front();
     idle_.pop_front();
-    const LoadClock::time_point due = pending_.front();
-    pending_.pop_front();
-    start(*c, due);
+    start(*c, due_time(first_pending_++));
   }
 }
 

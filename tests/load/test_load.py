@@ -165,6 +165,22 @@ class OurServerTest(Tmp):
         self.assertIsNone(p["server_cpu_us_per_call"])  # no --server-pid
         self.assertIsNone(p["server_rss_kb"])
 
+    def test_open_loop_beyond_capacity_counts_the_wait(self):
+        # 50,000 calls/s on 1 connection: far beyond this server, so calls queue for the
+        # connection. Latency runs from each call's due time: the median is the queueing (about
+        # a quarter of the window, ~125 ms), not the service time (well under 1 ms), and the
+        # calls never sent are counted.
+        proc, doc = self.load(self.server.url, "--protocol", "xmlrpc", "--call", "add",
+                              "--rate", "50000", "--connections", "1", "--duration", "0.5",
+                              "--warmup", "0")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        (p,) = doc["points"]
+        self.assertGreater(p["calls"], 0)
+        self.assertGreater(p["unsent"], 0)
+        self.assertLess(p["tps"], 25000)
+        self.assertGreater(p["p50_us"], 25_000, p)
+        self.assertLess(p["min_us"], 25_000, p)
+
     def test_every_family_answers_right(self):
         for protocol, style in [("xmlrpc", None), ("soap11", "rpc-encoded"),
                                 ("soap11", "rpc-literal"), ("soap12", None)]:
