@@ -144,7 +144,8 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
   cmd->add_option("--server-parser", o.server_parser, "Sent as X-Parser: the server's adapter");
   cmd->add_option("--connections", o.connections,
                   "Closed loop: connections, each sending its next call on the answer; a list "
-                  "(1,4,16) sweeps. With --rate: the pool size (default 32)")
+                  "(1,4,16) sweeps. With --rate: the pool size (default " +
+                      std::to_string(kOpenLoopConnections) + ")")
       ->delimiter(',')
       ->check(CLI::Range(1, 100'000));
   cmd->add_option("--rate", o.rates,
@@ -189,11 +190,15 @@ void add_load_command(CLI::App& app) {
       "errors");
   static LoadOptions options;
   add_options(cmd, options);
-  cmd->footer(
-      "Latency percentiles from a log-bucketed histogram (within 0.4%). Open loop: latency from "
-      "each call's due time, not its send time. Errors by kind: connect, timeout, io, "
-      "http_status, fault, wrong_answer, unserved (a connection that got no answer in the "
-      "window). Only http:// URLs. README \"Load\" explains every field.");
+  std::string kinds;
+  for (std::size_t k = 0; k < kLoadErrorKinds; ++k)
+    kinds += (k ? ", " : "") + std::string(load_error_name(static_cast<LoadError>(k)));
+  cmd->footer(fmt::format(
+      "Latency percentiles from a log-bucketed histogram (within {:.1f}%). Open loop: latency "
+      "from each call's due time, not its send time. Errors by kind: {} (unserved: a connection "
+      "that got no answer in the window). Only http:// URLs. README \"Load\" explains every "
+      "field.",
+      LatencyHistogram::kMaxRelativeError * 100, kinds));
   cmd->callback([] { run(options); });
 }
 
