@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/target_options.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
 #include "harness/call_args.h"
@@ -17,30 +18,6 @@ namespace sb::cli {
 namespace {
 
 using rpc::Value;
-
-// The family --protocol and --style name, or an error.
-std::optional<rpc::Family> family_of(const std::string& protocol, const std::string& style,
-                                     std::string& error) {
-  if (protocol == "xmlrpc" || protocol == "jsonrpc") {
-    if (!style.empty()) {
-      error = "--style applies to SOAP only";
-      return std::nullopt;
-    }
-    return protocol == "xmlrpc" ? rpc::Family::xmlrpc : rpc::Family::jsonrpc;
-  }
-  // Document/literal wrapped by default: the WS-I style, and the only one SOAP 1.2 has here.
-  const std::string s = style.empty() ? "doc-literal" : style;
-  if (protocol == "soap12") {
-    if (s != "doc-literal") {
-      error = "SOAP 1.2 is doc-literal only";
-      return std::nullopt;
-    }
-    return rpc::Family::soap12_doc_literal;
-  }
-  if (s == "rpc-encoded") return rpc::Family::soap11_rpc_encoded;
-  if (s == "rpc-literal") return rpc::Family::soap11_rpc_literal;
-  return rpc::Family::soap11_doc_literal;
-}
 
 // The one --timing line: a JSON object, so scripts can read it.
 std::string timing_line(const CallResult& r) {
@@ -68,13 +45,7 @@ void add_call_command(CLI::App& app) {
   static bool timing = false;
   static std::string method;
   static std::vector<std::string> args;
-  cmd->add_option("--url", config.url, "Server base URL, http://host:port or https://host:port")
-      ->required();
-  cmd->add_option("--protocol", protocol, "Protocol to speak")
-      ->required()
-      ->check(CLI::IsMember({"xmlrpc", "soap11", "soap12", "jsonrpc"}));
-  cmd->add_option("--style", style, "SOAP style (default doc-literal)")
-      ->check(CLI::IsMember({"rpc-encoded", "rpc-literal", "doc-literal"}));
+  add_target_options(cmd, config.url, protocol, style);
   cmd->add_option("--parser", config.parser,
                   "Adapter decoding the response (jsonrpc: a JSON one, else rapidjson/dom)")
       ->capture_default_str();

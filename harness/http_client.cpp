@@ -10,13 +10,12 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <chrono>
 #include <optional>
 #include <utility>
 
-#include "codecs/service_contract.h"
 #include "harness/encoders.h"
+#include "harness/http_request.h"
 #include "harness/wire_meter.h"
 #include "parsers/registry.h"
 
@@ -37,71 +36,6 @@ constexpr std::chrono::milliseconds kMaxCloseWait{2'000};
 
 std::int64_t ns_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count();
-}
-
-// "http://host:port" / "https://[v6]:port"; a trailing '/' is tolerated, any other path is not.
-struct Url {
-  bool tls = false;       // https
-  std::string host;       // without brackets
-  std::string port;       // decimal
-  std::string authority;  // Host header value, as written in the URL
-};
-
-std::optional<Url> parse_url(std::string_view s, std::string& error) {
-  Url u;
-  if (s.starts_with("http://")) {
-    s.remove_prefix(7);
-  } else if (s.starts_with("https://")) {
-    s.remove_prefix(8);
-    u.tls = true;
-  } else {
-    error = "URL must start with http:// or https://";
-    return std::nullopt;
-  }
-  if (const std::size_t slash = s.find('/'); slash != std::string_view::npos) {
-    if (slash + 1 != s.size()) {
-      error = "URL must not have a path (the protocol chooses it)";
-      return std::nullopt;
-    }
-    s = s.substr(0, slash);
-  }
-  u.authority = std::string(s);
-  std::string_view port;
-  if (s.starts_with('[')) {
-    const std::size_t close = s.find(']');
-    if (close == std::string_view::npos) {
-      error = "unterminated IPv6 literal in URL";
-      return std::nullopt;
-    }
-    u.host = std::string(s.substr(1, close - 1));
-    s.remove_prefix(close + 1);
-    if (s.starts_with(':'))
-      port = s.substr(1);
-    else if (!s.empty()) {
-      error = "bad characters after the IPv6 literal in URL";
-      return std::nullopt;
-    }
-  } else {
-    const std::size_t colon = s.rfind(':');
-    u.host = std::string(s.substr(0, colon));
-    if (colon != std::string_view::npos) port = s.substr(colon + 1);
-  }
-  if (u.host.empty()) {
-    error = "URL has no host";
-    return std::nullopt;
-  }
-  if (port.empty()) {
-    u.port = u.tls ? "443" : "80";
-  } else {
-    unsigned value = 0;
-    auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-    if (ec != std::errc() || end != port.data() + port.size() || value == 0 || value > 65535) {
-      error = "bad port in URL";
-      return std::nullopt;
-    }
-    u.port = std::string(port);
-  }
-  return u;
 }
 
 // Whatever a server put in an error body, as part of a one-line message.
@@ -153,16 +87,6 @@ class RpcClient::Impl {
     }
     url_ = std::move(*url);
     const rpc::Family f = config_.family;
-    switch (f) {
-      case rpc::Family::xmlrpc:
-        path_ = "/RPC2";
-        break;
-      case rpc::Family::jsonrpc:
-        path_ = "/jsonrpc";
-        break;
-      default:
-        path_ = "/soap";
-    }
     encoder_ = make_encoder(config_.encoder);
     if (!encoder_) {
       setup_error_ = "no encoder named '" + config_.encoder + "'";
@@ -345,34 +269,8 @@ class RpcClient::Impl {
 
   void build_head(std::size_t body_size) {
     head_.clear();
-    head_ += "POST ";
-    head_ += path_;
-    head_ += " HTTP/1.1\r\nHost: ";
-    head_ += url_.authority;
-    head_ += "\r\nUser-Agent: soapbench\r\n";
-    const rpc::Family f = config_.family;
-    if (f == rpc::Family::jsonrpc) {
-      head_ += "Content-Type: application/json\r\nAccept: application/json\r\n";
-    } else if (f == rpc::Family::xmlrpc) {
-      head_ += "Content-Type: text/xml\r\n";
-    } else if (f == rpc::Family::soap12_doc_literal) {
-      head_ += "Content-Type: application/soap+xml; charset=utf-8; action=\"";
-      head_ += action_;
-      head_ += "\"\r\n";
-    } else {
-      head_ += "Content-Type: text/xml; charset=utf-8\r\nSOAPAction: \"";
-      head_ += action_;
-      head_ += "\"\r\n";
-    }
-    if (!config_.server_parser.empty()) {
-      head_ += "X-Parser: ";
-      head_ += config_.server_parser;
-      head_ += "\r\n";
-    }
-    if (!config_.keep_alive) head_ += "Connection: close\r\n";
-    head_ += "Content-Length: ";
-    head_ += std::to_string(body_size);
-    head_ += "\r\n\r\n";
+    append_request_head(head_, {config_.family, url_.authority, action_, config_.server_parser,
+                                config_.keep_alive, body_size});
   }
 
   void call_into(const rpc::Message& request, CallResult& r) {
@@ -387,10 +285,7 @@ class RpcClient::Impl {
     if (config_.rewrite_body) config_.rewrite_body(body_);
     const Clock::time_point t1 = Clock::now();
     // SOAPAction / action: the operation's namespace + '#' + name, exactly as the WSDL says.
-    if (rpc::is_soap(config_.family)) {
-      const rpc::Operation* op = rpc::service_contract().find(request.method);
-      action_ = std::string(op != nullptr ? op->ns : rpc::ns::service) + "#" + request.method;
-    }
+    if (rpc::is_soap(config_.family)) action_ = soap_action(request.method);
     build_head(body_.size());
 
     if (is_open() && stale()) close_quietly();
@@ -473,7 +368,6 @@ class RpcClient::Impl {
   ClientConfig config_;                          // as given
   std::string setup_error_;                      // configuration problem, reported by every call
   Url url_;                                      // parsed config_.url
-  std::string path_;                             // /RPC2, /soap or /jsonrpc
   std::unique_ptr<Encoder> encoder_;             // writes request bodies
   std::unique_ptr<Adapter> adapter_;             // decodes response bodies
   asio::io_context ioc_{1};                      // driven by the calling thread only

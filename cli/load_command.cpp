@@ -1,0 +1,205 @@
+// soapbench load: the load generator (harness/load_generator.h). Sends one corpus call over and
+// over, closed loop (N connections, a list sweeps) or open loop (a rate, a list sweeps), and
+// prints a line per point, a table and, with --json, one record per point.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "cli/target_options.h"
+#include "harness/corpus.h"
+#include "harness/load_generator.h"
+#include "harness/load_report.h"
+
+namespace sb::cli {
+
+namespace {
+
+// Everything the options set.
+struct LoadOptions {
+  std::string url;                       // the server
+  std::string protocol;                  // --protocol
+  std::string style;                     // --style
+  std::string call;                      // corpus call name
+  std::string server_parser;             // X-Parser
+  std::vector<std::size_t> connections;  // closed: each a point; open: the pool (one value)
+  std::vector<double> rates;             // open loop: each a point
+  double duration_s = 5;                 // measured window per point
+  double warmup_s = 1;                   // before each window
+  int timeout_ms = 2000;                 // per call
+  std::uint32_t decode_every = 64;       // 1 answer in this many decoded in full
+  std::uint64_t max_drift_ulps = 0;      // doubles of the answer may differ this much
+  int server_pid = 0;                    // the server process to sample
+  std::string corpus_dir;                // empty: default_corpus_dir()
+  std::string json_out;                  // --json FILE
+};
+
+// The open-loop pool when --connections is not given with --rate.
+constexpr std::size_t kOpenLoopConnections = 32;
+
+std::chrono::nanoseconds ns_of_seconds(double s) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::duration<double>(s));
+}
+
+[[noreturn]] void fail(const std::string& why) {
+  fmt::print(stderr, "soapbench: load: {}\n", why);
+  throw ExitCode{1};
+}
+
+// The points the options ask for, in order.
+std::vector<PointConfig> plan(const LoadOptions& o) {
+  PointConfig base;
+  base.warmup = ns_of_seconds(o.warmup_s);
+  base.duration = ns_of_seconds(o.duration_s);
+  base.timeout = std::chrono::milliseconds(o.timeout_ms);
+  base.decode_every = o.decode_every;
+  base.server_pid = o.server_pid;
+  std::vector<PointConfig> points;
+  if (o.rates.empty()) {
+    for (std::size_t n : o.connections.empty() ? std::vector<std::size_t>{1} : o.connections) {
+      PointConfig p = base;
+      p.connections = n;
+      points.push_back(p);
+    }
+    return points;
+  }
+  if (o.connections.size() > 1) fail("with --rate, --connections is one pool size, not a list");
+  for (double r : o.rates) {
+    PointConfig p = base;
+    p.mode = LoadMode::open;
+    p.rate = r;
+    p.connections = o.connections.empty() ? kOpenLoopConnections : o.connections.front();
+    points.push_back(p);
+  }
+  return points;
+}
+
+// The call to send, from the corpus; exits 1 when it cannot be made.
+LoadCall load_call(const LoadOptions& o, Url& url, LoadContext& context) {
+  std::string error;
+  const std::optional<rpc::Family> family = family_of(o.protocol, o.style, error);
+  if (!family) fail(error);
+  std::optional<Url> parsed = parse_url(o.url, error);
+  if (!parsed) fail(o.url + ": " + error);
+  url = std::move(*parsed);
+  try {
+    const Corpus corpus = Corpus::load(o.corpus_dir.empty() ? default_corpus_dir()
+                                                            : std::filesystem::path(o.corpus_dir));
+    LoadCall call = make_load_call(corpus, *family, o.call, url, o.server_parser);
+    call.max_drift_ulps = o.max_drift_ulps;
+    context = {o.url,           std::string(rpc::family_name(*family)),
+               call.name,       call.operation,
+               o.server_parser, call.request.size(),
+               o.server_pid};
+    return call;
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+}
+
+void write_json(const std::string& path, const LoadContext& context,
+                const std::vector<LoadPoint>& points) {
+  std::ofstream out(path, std::ios::binary);
+  out << load_json(context, points);
+  if (!out) fail("cannot write " + path);
+}
+
+// Runs every point; exit status 2 when any had errors.
+void run(const LoadOptions& o) {
+  Url url;
+  LoadContext context;
+  const LoadCall call = load_call(o, url, context);
+  std::vector<LoadPoint> points;
+  for (const PointConfig& config : plan(o)) {
+    try {
+      points.push_back({config, run_load_point(call, url, config)});
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
+    fmt::print(stderr, "{}\n", load_progress_line(points.back()));
+    // Each point on disk as soon as measured: an interrupted sweep keeps what it has.
+    if (!o.json_out.empty()) write_json(o.json_out, context, points);
+  }
+  fmt::print("{}", load_table(points));
+  std::fflush(stdout);
+  for (const LoadPoint& p : points) {
+    if (p.result.error_total() > 0) throw ExitCode{2};
+  }
+}
+
+void add_options(CLI::App* cmd, LoadOptions& o) {
+  add_target_options(cmd, o.url, o.protocol, o.style);
+  cmd->add_option("--call", o.call,
+                  "Corpus call to send: getRate, add, respond.2500B, … (the file "
+                  "corpus/<family>/<NAME>.call.*)")
+      ->required();
+  cmd->add_option("--server-parser", o.server_parser, "Sent as X-Parser: the server's adapter");
+  cmd->add_option("--connections", o.connections,
+                  "Closed loop: connections, each sending its next call on the answer; a list "
+                  "(1,4,16) sweeps. With --rate: the pool size (default " +
+                      std::to_string(kOpenLoopConnections) + ")")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 100'000));
+  cmd->add_option("--rate", o.rates,
+                  "Open loop: calls per second, call k due at k/rate, on the next free "
+                  "connection; a list sweeps")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--duration", o.duration_s, "Measured seconds per point")
+      ->check(CLI::Range(0.01, 86'400.0))
+      ->capture_default_str();
+  cmd->add_option("--warmup", o.warmup_s, "Seconds run before each point's window, not measured")
+      ->check(CLI::Range(0.0, 86'400.0))
+      ->capture_default_str();
+  cmd->add_option("--timeout-ms", o.timeout_ms, "Per call: connect, write and read")
+      ->check(CLI::Range(1, 3'600'000))
+      ->capture_default_str();
+  cmd->add_option("--decode-every", o.decode_every,
+                  "Decode 1 answer in K in full and check it against the contract (every answer "
+                  "is checked for its status and compared with the last right one)")
+      ->check(CLI::Range(1, 1'000'000'000))
+      ->capture_default_str();
+  cmd->add_option("--max-drift-ulps", o.max_drift_ulps,
+                  "Doubles in the answer may differ this many units in the last place (xmlrpc-c)")
+      ->capture_default_str();
+  cmd->add_option("--server-pid", o.server_pid,
+                  "The server's process: its CPU per call and memory from /proc (absent: those "
+                  "fields are null; the server must run on this machine)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--corpus", o.corpus_dir,
+                  "Corpus directory (default: $SOAPBENCH_CORPUS or "
+                  "the source tree's corpus/)");
+  cmd->add_option("--json", o.json_out, "Write the run as JSON: context, one record per point");
+}
+
+}  // namespace
+
+void add_load_command(CLI::App& app) {
+  CLI::App* cmd = app.add_subcommand(
+      "load",
+      "Load a server with one corpus call: closed loop (--connections) or open loop (--rate), "
+      "a point per value; every answer checked. Exit 1 when it cannot run, 2 when a point had "
+      "errors");
+  static LoadOptions options;
+  add_options(cmd, options);
+  std::string kinds;
+  for (std::size_t k = 0; k < kLoadErrorKinds; ++k)
+    kinds += (k ? ", " : "") + std::string(load_error_name(static_cast<LoadError>(k)));
+  cmd->footer(fmt::format(
+      "Latency percentiles from a log-bucketed histogram (within {:.1f}%). Open loop: latency "
+      "from each call's due time, not its send time. Errors by kind: {} (unserved: a connection "
+      "that got no answer in the window). Only http:// URLs. README \"Load\" explains every "
+      "field.",
+      LatencyHistogram::kMaxRelativeError * 100, kinds));
+  cmd->callback([] { run(options); });
+}
+
+}  // namespace sb::cli

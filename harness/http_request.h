@@ -1,0 +1,45 @@
+// An RPC request's HTTP/1.1 framing: the server URL's parts, the path each family is posted to
+// and the request head. RpcClient and the load generator (harness/load_call.h) both write it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "codecs/family.h"
+
+namespace sb {
+
+// "http://host:port" / "https://[v6]:port" taken apart.
+struct Url {
+  bool tls = false;       // https
+  std::string host;       // without brackets
+  std::string port;       // decimal
+  std::string authority;  // Host header value, as written in the URL
+};
+
+// The URL's parts; a trailing '/' is tolerated, any other path is not. nullopt and `error` set
+// when it is not such a URL.
+std::optional<Url> parse_url(std::string_view s, std::string& error);
+
+// The path a family is posted to: /RPC2, /jsonrpc or /soap.
+std::string_view rpc_path(rpc::Family f);
+
+// SOAPAction (SOAP 1.2: action) of an operation: its namespace '#' its name, as the WSDL says.
+std::string soap_action(std::string_view method);
+
+// What the head of one request says.
+struct RequestHead {
+  rpc::Family family = rpc::Family::xmlrpc;  // chooses path, Content-Type and action header
+  std::string_view authority;                // Host header value
+  std::string_view action;                   // SOAP only: soap_action(method)
+  std::string_view server_parser;            // sent as X-Parser when not empty
+  bool keep_alive = true;                    // false: Connection: close
+  std::size_t body_size = 0;                 // Content-Length
+};
+
+// Appends the POST request head (through the blank line) to `out`.
+void append_request_head(std::string& out, const RequestHead& h);
+
+}  // namespace sb

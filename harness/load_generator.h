@@ -1,0 +1,19 @@
+// The load generator (soapbench load): drives one point of a run, a closed loop of N
+// connections or an open loop at a fixed rate, against any HTTP server of the contract, on one
+// thread (Asio), and measures it (harness/load_point.h).
+#pragma once
+
+#include "harness/http_request.h"
+#include "harness/load_call.h"
+#include "harness/load_point.h"
+
+namespace sb {
+
+// Runs one point: warm-up, then the measured window, then waits for the calls still in flight
+// (each bounded by the per-call timeout). Calls due (closed loop: sent) in the window count;
+// open-loop latency runs from the due time, so a late send counts against the server
+// (coordinated omission). Throws std::runtime_error when the host does not resolve or the URL
+// is https (not supported).
+PointResult run_load_point(const LoadCall& call, const Url& url, const PointConfig& config);
+
+}  // namespace sb

@@ -1,0 +1,202 @@
+#include "harness/load_report.h"
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "codecs/json_writer.h"
+#include "harness/run_context.h"
+#include "sb_version.h"
+
+namespace sb {
+
+namespace {
+
+// Every percentile reported: JSON key, table header, quantile.
+struct Quantile {
+  const char* key;     // "p50_us"
+  const char* header;  // "p50"
+  double q;            // 0.5
+};
+constexpr Quantile kQuantiles[] = {{"p50_us", "p50", 0.5},
+                                   {"p90_us", "p90", 0.9},
+                                   {"p99_us", "p99", 0.99},
+                                   {"p999_us", "p99.9", 0.999}};
+
+double us(std::uint64_t ns) { return static_cast<double>(ns) / 1e3; }
+double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
+
+std::string mode_name(LoadMode m) { return m == LoadMode::closed ? "closed" : "open"; }
+
+// The UTC time now, ISO 8601.
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void optional_number(rpc::DirectJsonWriter& w, const char* key, std::optional<double> v) {
+  w.key(key);
+  if (v)
+    w.double_value(*v);
+  else
+    w.null_value();
+}
+
+void context_json(rpc::DirectJsonWriter& w, const LoadContext& c) {
+  w.key("context");
+  w.start_object();
+  const std::pair<const char*, std::string> strings[] = {{"soapbench_version", SB_VERSION},
+                                                         {"git_sha", git_sha()},
+                                                         {"machine_id", machine_id()},
+                                                         {"date", utc_now()},
+                                                         {"url", c.url},
+                                                         {"family", c.family},
+                                                         {"call", c.call},
+                                                         {"operation", c.operation},
+                                                         {"server_parser", c.server_parser}};
+  for (const auto& [key, value] : strings) {
+    w.key(key);
+    w.string_value(value);
+  }
+  w.key("request_bytes");
+  w.int_value(static_cast<std::int64_t>(c.request_bytes));
+  w.key("server_pid");
+  if (c.server_pid > 0)
+    w.int_value(c.server_pid);
+  else
+    w.null_value();
+  w.key("generator_threads");
+  w.int_value(1);
+  w.key("histogram_relative_error");
+  w.double_value(LatencyHistogram::kMaxRelativeError);
+  w.end_object();
+}
+
+void errors_json(rpc::DirectJsonWriter& w, const PointResult& r) {
+  w.key("errors");
+  w.start_object();
+  for (std::size_t k = 0; k < kLoadErrorKinds; ++k) {
+    w.key(load_error_name(static_cast<LoadError>(k)));
+    w.int_value(static_cast<std::int64_t>(r.errors[k]));
+  }
+  w.end_object();
+  w.key("errors_total");
+  w.int_value(static_cast<std::int64_t>(r.error_total()));
+  w.key("first_error");
+  if (r.first_error.empty())
+    w.null_value();
+  else
+    w.string_value(r.first_error);
+}
+
+void server_json(rpc::DirectJsonWriter& w, const PointResult& r) {
+  optional_number(w, "server_cpu_us_per_call", r.server_cpu_us_per_call());
+  const std::pair<const char*, std::int64_t ProcessSample::*> memory[] = {
+      {"server_rss_kb", &ProcessSample::rss_kb}, {"server_peak_rss_kb", &ProcessSample::peak_kb}};
+  for (const auto& [key, field] : memory) {
+    w.key(key);
+    if (r.server_after && (*r.server_after).*field >= 0)
+      w.int_value((*r.server_after).*field);
+    else
+      w.null_value();
+  }
+}
+
+void point_json(rpc::DirectJsonWriter& w, const LoadPoint& p) {
+  const PointConfig& c = p.config;
+  const PointResult& r = p.result;
+  w.start_object();
+  w.key("mode");
+  w.string_value(mode_name(c.mode));
+  w.key("connections");
+  w.int_value(static_cast<std::int64_t>(c.connections));
+  optional_number(w, "rate", c.mode == LoadMode::open ? std::optional(c.rate) : std::nullopt);
+  const std::pair<const char*, double> numbers[] = {
+      {"duration_s", seconds(c.duration)},
+      {"warmup_s", seconds(c.warmup)},
+      {"timeout_s", seconds(c.timeout)},
+      {"elapsed_s", r.elapsed_s},
+      {"tps", r.tps()},
+      {"min_us", us(r.latency.min())},
+      {"max_us", us(r.latency.max())},
+      {"generator_cpu_share", r.generator_cpu_s / r.elapsed_s}};
+  for (const auto& [key, value] : numbers) {
+    w.key(key);
+    w.double_value(value);
+  }
+  for (const Quantile& q : kQuantiles) {
+    w.key(q.key);
+    w.double_value(us(r.latency.percentile(q.q)));
+  }
+  const std::pair<const char*, std::uint64_t> counts[] = {
+      {"calls", r.calls},
+      {"decoded", r.decoded},
+      {"decode_every", c.decode_every},
+      {"reconnects", r.reconnects},
+      {"unsent", r.unsent},
+      {"connections_served", r.connections_served}};
+  for (const auto& [key, value] : counts) {
+    w.key(key);
+    w.int_value(static_cast<std::int64_t>(value));
+  }
+  errors_json(w, r);
+  server_json(w, r);
+  w.end_object();
+}
+
+std::string load_label(const PointConfig& c) {
+  return c.mode == LoadMode::closed ? fmt::format("closed c={}", c.connections)
+                                    : fmt::format("open r={:g}/s c={}", c.rate, c.connections);
+}
+
+}  // namespace
+
+std::string load_progress_line(const LoadPoint& p) {
+  const PointResult& r = p.result;
+  std::string line = fmt::format(
+      "soapbench load: {}: {} calls, {:.0f}/s, p50 {:.1f} µs, p99 {:.1f} µs, max {:.1f} µs, {} "
+      "errors",
+      load_label(p.config), r.calls, r.tps(), us(r.latency.percentile(0.5)),
+      us(r.latency.percentile(0.99)), us(r.latency.max()), r.error_total());
+  if (!r.first_error.empty()) line += " (first: " + r.first_error.substr(0, 200) + ")";
+  return line;
+}
+
+std::string load_table(std::span<const LoadPoint> points) {
+  std::string t = fmt::format("{:<24} {:>10} {:>9}", "point", "calls", "tps");
+  for (const Quantile& q : kQuantiles) t += fmt::format(" {:>9}", q.header + std::string(" µs"));
+  t += fmt::format(" {:>10} {:>7} {:>13}\n", "max µs", "errors", "srv CPU µs/call");
+  for (const LoadPoint& p : points) {
+    const PointResult& r = p.result;
+    t += fmt::format("{:<24} {:>10} {:>9.0f}", load_label(p.config), r.calls, r.tps());
+    for (const Quantile& q : kQuantiles)
+      t += fmt::format(" {:>9.1f}", us(r.latency.percentile(q.q)));
+    const std::optional<double> cpu = r.server_cpu_us_per_call();
+    t += fmt::format(" {:>10.1f} {:>7} {:>13}\n", us(r.latency.max()), r.error_total(),
+                     cpu ? fmt::format("{:.1f}", *cpu) : "-");
+  }
+  return t;
+}
+
+std::string load_json(const LoadContext& context, std::span<const LoadPoint> points) {
+  rpc::DirectJsonWriter w;
+  w.start_object();
+  w.key("tool");
+  w.string_value("soapbench load");
+  context_json(w, context);
+  w.key("points");
+  w.start_array();
+  for (const LoadPoint& p : points) point_json(w, p);
+  w.end_array();
+  w.end_object();
+  std::string out;
+  if (!w.finish(out)) throw std::runtime_error("load JSON: " + std::string(w.error()));
+  return out + "\n";
+}
+
+}  // namespace sb
