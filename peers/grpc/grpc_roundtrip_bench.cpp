@@ -5,7 +5,8 @@
 // the JSON-RPC corpus response). The timed call ends with the stub's typed reply, not converted
 // to the suite's values (that conversion is this suite's, not the stack's). bytes_sent and
 // bytes_received are the kernel's counts of the client's connection (socket_counts.h: HTTP/2
-// frames included), read before and after the timed calls and averaged; newconn rows have none.
+// frames included), read before and after the timed calls and averaged; newconn: each new
+// connection's counts up to its answer, read with the timer paused.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,63 @@ std::string check_answers(GrpcClient& client, PreparedCall& prepared,
   return "";
 }
 
+// Timed calls on `client`'s one connection, its bytes read before and after them.
+void keepalive_calls(benchmark::State& state, GrpcClient& client, PreparedCall& prepared,
+                     const std::string& target, stacks::Tally& tally) {
+  const int fd = client_socket(client, prepared, target);
+  const std::optional<SocketCounts> before = socket_counts(fd);
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(client.invoke(prepared));
+    tally.total_ns += static_cast<double>((std::chrono::steady_clock::now() - start).count());
+  }
+  const std::optional<SocketCounts> after = socket_counts(fd);
+  tally.wire = before && after;
+  if (!tally.wire) return;
+  tally.sent = static_cast<double>(after->sent - before->sent);
+  tally.received = static_cast<double>(after->received - before->received);
+}
+
+// The local ports of this process's connections to `target`.
+std::set<std::uint16_t> local_ports(const std::string& target) {
+  std::set<std::uint16_t> ports;
+  for (int fd : sockets_to(target)) ports.insert(local_port(fd));
+  return ports;
+}
+
+// The counts of the one connection to `target` whose local port is not in `old`.
+std::optional<SocketCounts> new_connection_counts(const std::string& target,
+                                                  const std::set<std::uint16_t>& old) {
+  std::optional<SocketCounts> found;
+  for (int fd : sockets_to(target)) {
+    if (old.contains(local_port(fd))) continue;
+    if (found) return std::nullopt;
+    found = socket_counts(fd);
+  }
+  return found;
+}
+
+// Timed calls each on a new channel (a new connection); each connection's bytes up to its answer
+// (its preface and SETTINGS included) are read with the timer paused.
+void newconn_calls(benchmark::State& state, std::unique_ptr<GrpcClient>& client,
+                   PreparedCall& prepared, const std::string& target, stacks::Tally& tally) {
+  for (auto _ : state) {
+    state.PauseTiming();
+    const std::set<std::uint16_t> old = local_ports(target);
+    state.ResumeTiming();
+    const auto start = std::chrono::steady_clock::now();
+    client = std::make_unique<GrpcClient>(target, kMaxMessage);
+    benchmark::DoNotOptimize(client->invoke(prepared));
+    tally.total_ns += static_cast<double>((std::chrono::steady_clock::now() - start).count());
+    state.PauseTiming();
+    const std::optional<SocketCounts> c = new_connection_counts(target, old);
+    tally.wire = tally.wire && c.has_value();
+    if (c) tally.sent += static_cast<double>(c->sent);
+    if (c) tally.received += static_cast<double>(c->received);
+    state.ResumeTiming();
+  }
+}
+
 void grpc_row(benchmark::State& state, const std::function<std::string()>& url,
               const stacks::RoundTripCall& call, bool keep_alive) {
   try {
@@ -76,19 +135,10 @@ void grpc_row(benchmark::State& state, const std::function<std::string()>& url,
       return;
     }
     stacks::Tally tally;
-    const int fd = keep_alive ? client_socket(*client, prepared, target) : -1;
-    const std::optional<SocketCounts> before = socket_counts(fd);
-    for (auto _ : state) {
-      const auto start = std::chrono::steady_clock::now();
-      if (!keep_alive) client = std::make_unique<GrpcClient>(target, kMaxMessage);
-      benchmark::DoNotOptimize(client->invoke(prepared));
-      tally.total_ns += static_cast<double>((std::chrono::steady_clock::now() - start).count());
-    }
-    const std::optional<SocketCounts> after = socket_counts(fd);
-    tally.wire = before && after;
-    if (tally.wire) {
-      tally.sent = static_cast<double>(after->sent - before->sent);
-      tally.received = static_cast<double>(after->received - before->received);
+    if (keep_alive) {
+      keepalive_calls(state, *client, prepared, target, tally);
+    } else {
+      newconn_calls(state, client, prepared, target, tally);
     }
     tally.report(state);
   } catch (const std::exception& e) {

@@ -75,6 +75,17 @@ std::vector<int> sockets_to(const std::string& target) {
   return fds;
 }
 
+std::uint16_t local_port(int fd) {
+  sockaddr_storage local{};
+  socklen_t len = sizeof local;
+  if (getsockname(fd, reinterpret_cast<sockaddr*>(&local), &len) != 0) return 0;
+  if (local.ss_family == AF_INET)
+    return ntohs(reinterpret_cast<const sockaddr_in&>(local).sin_port);
+  if (local.ss_family == AF_INET6)
+    return ntohs(reinterpret_cast<const sockaddr_in6&>(local).sin6_port);
+  return 0;
+}
+
 std::optional<SocketCounts> socket_counts(int fd) {
   tcp_info info{};
   socklen_t len = sizeof info;

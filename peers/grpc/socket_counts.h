@@ -23,6 +23,10 @@ struct SocketCounts {
 // a numeric IPv4 or IPv6 address, IPv6 in brackets).
 std::vector<int> sockets_to(const std::string& target);
 
+// The local port of socket `fd` (0 when it has none): what tells two connections to one server
+// apart.
+std::uint16_t local_port(int fd);
+
 // The counts of socket `fd`; nullopt when it is not a TCP socket.
 std::optional<SocketCounts> socket_counts(int fd);
 
