@@ -2,6 +2,8 @@
 // edited out of step with docs/service.md is refused when the server or the benchmarks start.
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "peers/grpc/grpc_values.h"
 
@@ -25,7 +27,9 @@ std::string check_scalar(const FieldDescriptor& f, const rpc::Type& t) {
   return "";
 }
 
-std::string check_fields(const Descriptor& d, const rpc::StructDef& s, std::set<std::string>& seen);
+template <class Named>
+std::string check_fields(const Descriptor& d, const std::vector<Named>& items,
+                         std::string_view owner, std::set<std::string>& seen);
 
 // "" when field f holds values of type t (repeated for an array), else why not.
 std::string check_field(const FieldDescriptor& f, const rpc::Type& t, std::set<std::string>& seen) {
@@ -39,20 +43,23 @@ std::string check_field(const FieldDescriptor& f, const rpc::Type& t, std::set<s
         "soapbench." + std::string(item.name));
   }
   if (d == nullptr) return f.full_name() + ": no message for " + std::string(item.name);
-  return seen.insert(std::string(item.name)).second ? check_fields(*d, *item.structure, seen) : "";
+  return seen.insert(std::string(item.name)).second
+             ? check_fields(*d, item.structure->members, item.name, seen)
+             : "";
 }
 
-// "" when d's fields are s's members (names, order, types), else why not.
-std::string check_fields(const Descriptor& d, const rpc::StructDef& s,
-                         std::set<std::string>& seen) {
-  if (static_cast<std::size_t>(d.field_count()) != s.members.size()) {
-    return d.full_name() + ": not the members of " + std::string(s.name);
+// "" when d's fields are `items` (a struct's members or an operation's params, of `owner`): names,
+// order and types; else why not.
+template <class Named>
+std::string check_fields(const Descriptor& d, const std::vector<Named>& items,
+                         std::string_view owner, std::set<std::string>& seen) {
+  if (static_cast<std::size_t>(d.field_count()) != items.size()) {
+    return d.full_name() + ": not the fields of " + std::string(owner);
   }
-  for (std::size_t i = 0; i < s.members.size(); ++i) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
     const FieldDescriptor& f = *d.field(static_cast<int>(i));
-    if (f.name() != s.members[i].name)
-      return f.full_name() + ": not " + std::string(s.members[i].name);
-    if (std::string why = check_field(f, *s.members[i].type, seen); !why.empty()) return why;
+    if (f.name() != items[i].name) return f.full_name() + ": not " + std::string(items[i].name);
+    if (std::string why = check_field(f, *items[i].type, seen); !why.empty()) return why;
   }
   return "";
 }
@@ -64,15 +71,8 @@ std::string check_proto_contract() {
   for (const rpc::Operation& op : rpc::service_contract().operations()) {
     const google::protobuf::MethodDescriptor* m = grpc_method(op.name);
     if (m == nullptr) return "no method for " + std::string(op.name);
-    const Descriptor& in = *m->input_type();
-    if (static_cast<std::size_t>(in.field_count()) != op.params.size()) {
-      return in.full_name() + ": not the params of " + std::string(op.name);
-    }
-    for (std::size_t i = 0; i < op.params.size(); ++i) {
-      const FieldDescriptor& f = *in.field(static_cast<int>(i));
-      if (f.name() != op.params[i].name)
-        return f.full_name() + ": not " + std::string(op.params[i].name);
-      if (std::string why = check_field(f, *op.params[i].type, seen); !why.empty()) return why;
+    if (std::string why = check_fields(*m->input_type(), op.params, op.name, seen); !why.empty()) {
+      return why;
     }
     const Descriptor& out = *m->output_type();
     const bool is_void = op.result->kind == rpc::Kind::nil;

@@ -25,19 +25,13 @@ SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
 from test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
+# complex's people, sent the classic client's way, and the Person[] the contract answers.
+from test_xmlrpc_c import PEOPLE, PEOPLE_OUT  # noqa: E402
 
 EXES = {}   # server, client
 STATE = {}  # process, target, stderr file
 CALL_TIMEOUT = 30
 ENV = dict(os.environ, GRPC_VERBOSITY='ERROR')
-
-PEOPLE = [{'id': 1, 'name': 'Ann <&>', 'weight': 61.5, 'birthdate': '1965-03-21 00:00:00',
-           'children': [{'id': 2, 'name': 'Bo', 'weight': 3.25,
-                         'birthdate': '2020-05-06T07:08:09', 'children': []}]}]
-PEOPLE_OUT = [{'id': 1, 'name': 'Ann <&>', 'weight': 61.5,
-               'birthdate': {'$dateTime': '1965-03-21T00:00:00'},
-               'children': [{'id': 2, 'name': 'Bo', 'weight': 3.25,
-                             'birthdate': {'$dateTime': '2020-05-06T07:08:09'}, 'children': []}]}]
 
 
 def setUpModule():
