@@ -67,6 +67,16 @@ std::string check_answers(GrpcClient& client, PreparedCall& prepared,
   return "";
 }
 
+// Whether a timed call succeeded (the calls were checked first: a failure now is the server's or
+// the connection's); else the row is an error.
+bool ok(benchmark::State& state, const grpc::Status& status) {
+  if (status.ok()) return true;
+  state.SkipWithError(
+      ("gRPC status " + std::to_string(status.error_code()) + ": " + status.error_message())
+          .c_str());
+  return false;
+}
+
 // Timed calls on `client`'s one connection, its bytes read before and after them.
 void keepalive_calls(benchmark::State& state, GrpcClient& client, PreparedCall& prepared,
                      const std::string& target, stacks::Tally& tally) {
@@ -74,8 +84,9 @@ void keepalive_calls(benchmark::State& state, GrpcClient& client, PreparedCall& 
   const std::optional<SocketCounts> before = socket_counts(fd);
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    benchmark::DoNotOptimize(client.invoke(prepared));
+    const grpc::Status status = client.invoke(prepared);
     tally.total_ns += static_cast<double>((std::chrono::steady_clock::now() - start).count());
+    if (!ok(state, status)) return;
   }
   const std::optional<SocketCounts> after = socket_counts(fd);
   tally.wire = before && after;
@@ -113,8 +124,9 @@ void newconn_calls(benchmark::State& state, std::unique_ptr<GrpcClient>& client,
     state.ResumeTiming();
     const auto start = std::chrono::steady_clock::now();
     client = std::make_unique<GrpcClient>(target, kMaxMessage);
-    benchmark::DoNotOptimize(client->invoke(prepared));
+    const grpc::Status status = client->invoke(prepared);
     tally.total_ns += static_cast<double>((std::chrono::steady_clock::now() - start).count());
+    if (!ok(state, status)) return;
     state.PauseTiming();
     const std::optional<SocketCounts> c = new_connection_counts(target, old);
     tally.wire = tally.wire && c.has_value();
