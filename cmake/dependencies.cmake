@@ -437,3 +437,28 @@ else()
   message(WARNING "soapbench: locust not found (Debian package 'python3-locust'); the Locust "
                   "tests are off")
 endif()
+
+# --- gRPC and protobuf (a peer: peers/grpc; Apache-2.0 and BSD-3-clause). pkg-config grpc++ and
+# protobuf; protoc and grpc_cpp_plugin generate the C++ from peers/grpc/soapbench.proto at build
+# time ---
+# apt: libgrpc++-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(SB_GRPC QUIET IMPORTED_TARGET grpc++ protobuf)
+endif()
+find_program(SB_PROTOC protoc)
+find_program(SB_GRPC_CPP_PLUGIN grpc_cpp_plugin)
+if(SB_GRPC_FOUND AND SB_PROTOC AND SB_GRPC_CPP_PLUGIN)
+  set(SB_HAVE_GRPC ON)
+  add_library(sb::grpc INTERFACE IMPORTED)
+  target_link_libraries(sb::grpc INTERFACE PkgConfig::SB_GRPC)
+  sb_found(gRPC "${SB_GRPC_grpc++_VERSION} (protobuf ${SB_GRPC_protobuf_VERSION})")
+else()
+  set(SB_HAVE_GRPC OFF)
+  if(_sb_req)
+    sb_missing(gRPC "libgrpc++-dev protobuf-compiler-grpc protobuf-compiler libprotobuf-dev" ON)
+  endif()
+  message(WARNING "soapbench: gRPC not found (Debian packages 'libgrpc++-dev "
+                  "protobuf-compiler-grpc protobuf-compiler libprotobuf-dev': grpc++ and protobuf "
+                  "by pkg-config, protoc, grpc_cpp_plugin); the gRPC peer (peers/grpc) is off")
+endif()
