@@ -25,6 +25,7 @@ MACHINE_FILES = {
     "soapbench conformance": "conformance.json",
     "soapbench interop": "interop.json",
     "tools/server_load": "server_load.json",
+    "tools/load_bench": "load_bench.json",
 }
 
 # Keys of a Google Benchmark run entry that are not counters.
