@@ -4,6 +4,7 @@
 #include <omniORB4/omniIOR.h>
 
 #include <cstdlib>
+#include <memory>
 
 namespace sb::corba {
 
@@ -18,17 +19,16 @@ CORBA::ORB_ptr init_orb(const std::vector<std::pair<std::string, std::string>>& 
       {"clientCallTimeOutPeriod", "30000"},
   };
   all.insert(all.end(), extra.begin(), extra.end());
-  std::vector<const char*> flat;  // omniORB's option table: {name, value} rows, then {0, 0}
-  for (const auto& [name, value] : all) {
-    flat.push_back(name.c_str());
-    flat.push_back(value.c_str());
+  // omniORB's option table: {name, value} rows, then {nullptr, nullptr} (value-initialized).
+  auto table = std::make_unique<const char*[][2]>(all.size() + 1);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    table[i][0] = all[i].first.c_str();
+    table[i][1] = all[i].second.c_str();
   }
-  flat.push_back(nullptr);
-  flat.push_back(nullptr);
   int argc = 1;
   char name[] = "soapbench-corba";
   char* argv[] = {name, nullptr};
-  return CORBA::ORB_init(argc, argv, "omniORB4", reinterpret_cast<const char*(*)[2]>(flat.data()));
+  return CORBA::ORB_init(argc, argv, "omniORB4", table.get());
 }
 
 unsigned iiop_port(CORBA::Object_ptr obj) {
