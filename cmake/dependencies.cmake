@@ -462,3 +462,25 @@ else()
                   "protobuf-compiler-grpc protobuf-compiler libprotobuf-dev': grpc++ and protobuf "
                   "by pkg-config, protoc, grpc_cpp_plugin); the gRPC peer (peers/grpc) is off")
 endif()
+
+# --- omniORB 4 (a peer: peers/corba, CORBA over GIOP/IIOP; LGPL libraries). omniidl turns the
+# IDL into C++ at build time. ---
+# apt: libomniorb4-dev omniidl
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(SB_OMNIORB QUIET IMPORTED_TARGET omniORB4)
+endif()
+find_program(SB_OMNIIDL omniidl)
+if(SB_OMNIORB_FOUND AND SB_OMNIIDL)
+  set(SB_HAVE_OMNIORB ON)
+  add_library(sb::omniorb INTERFACE IMPORTED)
+  target_link_libraries(sb::omniorb INTERFACE PkgConfig::SB_OMNIORB)
+  sb_found(omniORB "${SB_OMNIORB_VERSION}")
+else()
+  set(SB_HAVE_OMNIORB OFF)
+  if(_sb_req)
+    sb_missing(omniORB "libomniorb4-dev omniidl" ON)
+  endif()
+  message(WARNING "soapbench: omniORB not found (Debian packages 'libomniorb4-dev omniidl'); "
+                  "the CORBA peer (peers/corba) is off")
+endif()

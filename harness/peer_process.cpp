@@ -96,7 +96,8 @@ PeerProcess::PeerProcess(const std::string& path, const std::vector<std::string>
                          std::chrono::milliseconds timeout) {
   pid_ = spawn_piped(path, args, stdout_);
   const std::string line = first_line(stdout_, timeout);
-  const std::size_t at = line.find("http://");
+  std::size_t at = line.find("http://");
+  if (at == std::string::npos) at = line.find("corbaloc:");  // a CORBA server's object URL
   if (at == std::string::npos) {
     stop();
     throw std::runtime_error(path + " printed no URL" + (line.empty() ? "" : ": " + line));

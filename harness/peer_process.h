@@ -15,15 +15,16 @@ namespace sb::peers {
 class PeerProcess {
  public:
   // Starts `path` with `args` and waits up to `timeout` for its first stdout line, taking the
-  // first "http://" word of it as the URL; throws std::runtime_error when it exits or stays
-  // silent. The child gets every CPU the machine allows, whatever this process is pinned to.
+  // first "http://" (else "corbaloc:") word of it as the URL; throws std::runtime_error when it
+  // exits or stays silent. The child gets every CPU the machine allows, whatever this process is
+  // pinned to.
   PeerProcess(const std::string& path, const std::vector<std::string>& args,
               std::chrono::milliseconds timeout = std::chrono::seconds(20));
   ~PeerProcess();
   PeerProcess(const PeerProcess&) = delete;
   PeerProcess& operator=(const PeerProcess&) = delete;
 
-  // The base URL the server printed (http://host:port).
+  // The URL the server printed (http://host:port, or a CORBA server's corbaloc:… object URL).
   const std::string& url() const { return url_; }
 
   // Sends SIGTERM to the child and waits for it (SIGKILL after 5 s); idempotent.
