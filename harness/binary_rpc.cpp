@@ -331,9 +331,9 @@ class BinaryClient::Impl {
   }
 
  private:
-  // Runs one asynchronous operation to completion, or until the I/O timeout: then the socket is
-  // closed and the result is timed_out. Synchronous Asio calls cannot time out (they poll
-  // forever), hence async operations driven on this thread.
+  // Runs one asynchronous operation (the connect) to completion, or until the I/O timeout: then
+  // the socket is closed and the result is timed_out. A synchronous Asio connect cannot time out;
+  // the calls' send and recv are bounded by socket timeouts instead (make_blocking).
   template <class Start>
   error_code run(Start&& start) {
     error_code result = asio::error::would_block;

@@ -48,19 +48,20 @@ TEST_P(FloorEchoTest, EchoesEveryMessage) {
   ping_pong(port, *wait, {7500});  // the next connection is served after the first closed
 }
 
+// Test names: the mode, then "_cpuN" when pinned.
+std::string mode_name(const ::testing::TestParamInfo<std::vector<std::string>>& info) {
+  std::string name = info.param[1];
+  if (info.param.size() > 3) name += "_cpu" + info.param[3];
+  for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return name;
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, FloorEchoTest,
                          ::testing::Values(std::vector<std::string>{"--mode", "blocking"},
                                            std::vector<std::string>{"--mode", "busy-poll"},
                                            std::vector<std::string>{"--mode", "blocking", "--cpu",
                                                                     "0"}),
-                         [](const auto& info) {
-                           std::string name;
-                           for (std::size_t i = 1; i < info.param.size(); i += 2)
-                             name += info.param[i];
-                           for (char& c : name)
-                             c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-                           return name;
-                         });
+                         mode_name);
 
 TEST(FloorWire, ModeNamesRoundTrip) {
   for (fw::Wait w : {fw::Wait::blocking, fw::Wait::busy_poll}) {
