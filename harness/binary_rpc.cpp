@@ -445,6 +445,9 @@ class BinaryClient::Impl {
   }
 
   void call_into(const rpc::Message& request, CallResult& r) {
+    // The byte counters' baseline is measurement, not the call: read before the clock starts
+    // (two getsockopt calls; inside, they counted as transport). A new connection takes its own.
+    if (socket_.is_open()) meter_.start(socket_.native_handle());
     const Clock::time_point t0 = Clock::now();
     std::string error;
     if (!encode_binary_frame(request, out_, error)) {
@@ -453,11 +456,7 @@ class BinaryClient::Impl {
     }
     const Clock::time_point t1 = Clock::now();
     if (socket_.is_open() && stale()) close();
-    if (!socket_.is_open()) {
-      if (!connect(r)) return;
-    } else {
-      meter_.start(socket_.native_handle());
-    }
+    if (!socket_.is_open() && !connect(r)) return;
     std::string why = send_request();
     if (!why.empty()) return fail(r, "write: " + why);
     why = read_response();
