@@ -2,10 +2,12 @@
 // on 127.0.0.1), so parser cost stands beside wire bytes and network time. Per call it reports
 // client encode, server decode, dispatch, server encode, client decode (each measured where it
 // happens), transport = total − those five, and the bytes each way counted at the socket.
-// Names: roundtrip/<variant>/<family>/<parser>/<call> and messaging/<family>/<call>
-// (docs/results.md).
+// Names: roundtrip/<variant>/<family>/<parser>/<call>, messaging/<family>/<call> and the raw
+// loopback floor roundtrip/floor/<mode>/<bytes> (docs/results.md).
 #include <benchmark/benchmark.h>
 #include <fmt/core.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <deque>
 #include <map>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/floor_wire.h"
 #include "bench/summary_reporter.h"
 #include "codecs/canonical_json.h"
 #include "harness/binary_rpc.h"
@@ -23,9 +26,11 @@
 #include "harness/http_client.h"
 #include "harness/http_server.h"
 #include "harness/link_model.h"
+#include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "harness/run_context.h"
 #include "harness/service.h"
+#include "harness/wire_meter.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {
@@ -203,6 +208,96 @@ void binary_benchmark(benchmark::State& state, BinaryServer& server, bool keep_a
   totals.report(state);
 }
 
+// The raw loopback floor: a ping-pong of `bytes` with floor_echo (a child process, no framework)
+// in one of the wait modes that decide loopback latency on a small VM.
+struct FloorMode {
+  const char* name;       // <mode> in roundtrip/floor/<mode>/<bytes>
+  floor_wire::Wait wait;  // how both ends wait for the other
+  bool same_cpu;          // floor_echo and the benchmark thread pinned to one CPU
+};
+
+constexpr FloorMode kFloorModes[] = {
+    {"blocking", floor_wire::Wait::blocking, false},  // placed as every other round trip
+    {"same-cpu", floor_wire::Wait::blocking, true},
+    {"busy-poll", floor_wire::Wait::busy_poll, false},
+};
+
+// Payload bytes each way, the sizes of the round trips' calls: the binary control's getRate
+// (~60 B on the wire in all), an HTTP getRate (~300 B each way), respond.2500B, respond.7500B,
+// the binary control's getChain (~60 KB in all) and an XML getChain's ~450 KB response.
+constexpr std::size_t kFloorBytes[] = {32, 300, 2500, 7500, 30000, 450000};
+
+// Pins the calling thread to the CPU it runs on, and restores its CPU mask when destroyed.
+class ThreadPin {
+ public:
+  explicit ThreadPin(bool pin) {
+    if (!pin || sched_getaffinity(0, sizeof saved_, &saved_) != 0) return;
+    cpu_ = sched_getcpu();
+    if (cpu_ >= 0 && !floor_wire::pin_to_cpu(cpu_)) cpu_ = -1;
+  }
+  ~ThreadPin() {
+    if (cpu_ >= 0) sched_setaffinity(0, sizeof saved_, &saved_);
+  }
+  ThreadPin(const ThreadPin&) = delete;
+  ThreadPin& operator=(const ThreadPin&) = delete;
+  // The CPU pinned to, or -1.
+  int cpu() const { return cpu_; }
+
+ private:
+  cpu_set_t saved_{};  // the thread's mask before
+  int cpu_ = -1;       // the CPU pinned to, -1 when not pinned
+};
+
+// The floor_echo child for a mode (one per distinct command line, kept for the run); its port.
+std::uint16_t floor_echo_port(const FloorMode& mode, int cpu) {
+  std::vector<std::string> args{"--mode", floor_wire::wait_name(mode.wait)};
+  if (cpu >= 0) args.insert(args.end(), {"--cpu", std::to_string(cpu)});
+  const std::string& url = peers::peer_url(SB_FLOOR_ECHO_PATH, args);
+  return static_cast<std::uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+}
+
+void floor_benchmark(benchmark::State& state, const FloorMode& mode, std::size_t bytes) {
+  using namespace std::chrono;
+  const ThreadPin pin(mode.same_cpu);
+  if (mode.same_cpu && pin.cpu() < 0) return state.SkipWithError("cannot pin to a CPU");
+  int fd = -1;
+  try {
+    fd = floor_wire::connect_loopback(floor_echo_port(mode, pin.cpu()), seconds(30));
+  } catch (const std::exception& e) {
+    return state.SkipWithError(e.what());
+  }
+  if (fd < 0) return state.SkipWithError("cannot connect to floor_echo");
+  const std::string frame = floor_wire::make_frame(bytes);
+  std::string echo;
+  auto ping = [&] {
+    return floor_wire::send_all(fd, frame, mode.wait, seconds(30)) &&
+           floor_wire::recv_frame(fd, echo, mode.wait, bytes, seconds(30));
+  };
+  for (int i = 0; i < 2; ++i) {  // the echo is checked first (and the connection warmed)
+    if (!ping() || echo != frame) {
+      ::close(fd);
+      return state.SkipWithError("floor_echo did not echo the message");
+    }
+  }
+  WireMeter meter;  // over the whole loop: no counter reads between the messages
+  meter.start(fd);
+  double total = 0;
+  for (auto _ : state) {
+    const auto t0 = steady_clock::now();
+    if (!ping()) {
+      state.SkipWithError("floor_echo connection lost");
+      break;
+    }
+    total += static_cast<double>(duration_cast<nanoseconds>(steady_clock::now() - t0).count());
+  }
+  const SocketBytes wire = meter.delta(fd);
+  ::close(fd);
+  auto avg = [](double v) { return benchmark::Counter(v, benchmark::Counter::kAvgIterations); };
+  state.counters["total_ns"] = avg(total);
+  state.counters["bytes_sent"] = avg(static_cast<double>(wire.sent));
+  state.counters["bytes_received"] = avg(static_cast<double>(wire.received));
+}
+
 struct Options {
   std::string set = "default";  // default | full
   std::string corpus;           // corpus directory
@@ -229,10 +324,11 @@ void print_help() {
   std::printf(
       "roundtrip_bench: real HTTP round trips per family × parser × call, with per-phase cost and\n"
       "socket-level wire bytes; a length-prefixed binary TCP control; the classic messaging "
-      "table\n\n"
+      "table;\nthe raw loopback floor (a ping-pong with floor_echo, a child process)\n\n"
       "  --set=NAME     default (every parser keep-alive; connection/TLS variants for the default\n"
-      "                 parsers; binary control; messaging) or full (every variant for every "
-      "parser)\n"
+      "                 parsers; binary control; messaging; the floor, its same-cpu and busy-poll\n"
+      "                 modes at the two smallest sizes) or full (every variant for every parser,\n"
+      "                 every floor mode at every size)\n"
       "  --corpus=DIR   corpus directory (default: $SOAPBENCH_CORPUS or the source tree's "
       "corpus/)\n"
       "  --core-repetitions=N  repetitions of the headline call (getRate, keep-alive) in the "
@@ -241,12 +337,65 @@ void print_help() {
   benchmark::PrintDefaultHelp();
 }
 
+// A counter of a finished benchmark, 0 when it or the counter is missing.
+double result_counter(const std::map<std::string, RunResult>& results, const std::string& name,
+                      const char* key) {
+  auto it = results.find(name);
+  if (it == results.end()) return 0;
+  auto c = it->second.counters.find(key);
+  return c == it->second.counters.end() ? 0 : c->second;
+}
+
+// The classic messaging table: µs and wire bytes per call for every stack this run has.
+void print_messaging(const std::map<std::string, RunResult>& results) {
+  std::printf(
+      "\n== the classic messaging table: 5,000 keep-alive calls each (binary-newconn: a new TCP "
+      "connection per call), µs and bytes per call; CORBA and gRPC are stacks_bench rows ==\n");
+  std::printf("%-20s", "stack");
+  for (const auto& [call, stem] : messaging_calls()) std::printf(" %13s µs %8s", call.c_str(), "B");
+  std::printf("\n");
+  std::vector<std::string> stacks;
+  for (rpc::Family f : rpc::kAllFamilies) stacks.emplace_back(rpc::family_name(f));
+  stacks.insert(stacks.end(), {"binary", "binary-newconn"});
+  for (const std::string& stack : stacks) {
+    std::printf("%-20s", stack.c_str());
+    for (const auto& [call, stem] : messaging_calls()) {
+      const std::string n = "messaging/" + stack + "/" + call + "/iterations:5000";
+      std::printf(
+          " %16.1f %8.0f", result_counter(results, n, "total_ns") / 1e3,
+          result_counter(results, n, "bytes_sent") + result_counter(results, n, "bytes_received"));
+    }
+    std::printf("\n");
+  }
+}
+
+// The raw loopback floor per mode and size, and the binary control against it.
+void print_floor(const std::map<std::string, RunResult>& results) {
+  std::printf("\n== the raw loopback floor: µs per ping-pong (floor_echo, no framework) ==\n");
+  std::printf("%-10s", "mode");
+  for (std::size_t bytes : kFloorBytes) std::printf(" %10zu B", bytes);
+  std::printf("\n");
+  for (const FloorMode& mode : kFloorModes) {
+    std::printf("%-10s", mode.name);
+    for (std::size_t bytes : kFloorBytes) {
+      const std::string n = fmt::format("roundtrip/floor/{}/{}", mode.name, bytes);
+      std::printf(" %12.1f", result_counter(results, n, "total_ns") / 1e3);
+    }
+    std::printf("\n");
+  }
+  const double floor = result_counter(
+      results, fmt::format("roundtrip/floor/blocking/{}", kFloorBytes[0]), "total_ns");
+  const double binary =
+      result_counter(results, "roundtrip/keepalive/binary/none/getRate", "total_ns");
+  if (floor > 0 && binary > 0) {
+    std::printf("binary control getRate keep-alive: %.1f µs = %.2f× the blocking floor at %zu B\n",
+                binary / 1e3, binary / floor, kFloorBytes[0]);
+  }
+}
+
 void print_summary(const std::map<std::string, RunResult>& results) {
   auto counter = [&](const std::string& name, const char* key) -> double {
-    auto it = results.find(name);
-    if (it == results.end()) return 0;
-    auto c = it->second.counters.find(key);
-    return c == it->second.counters.end() ? 0 : c->second;
+    return result_counter(results, name, key);
   };
   auto default_parser = [](rpc::Family f) {
     return bench_parser_name(default_adapter(f == rpc::Family::jsonrpc));
@@ -275,28 +424,6 @@ void print_summary(const std::map<std::string, RunResult>& results) {
                   counter(b, "client_decode_ns") / 1e3, counter(b, "transport_ns") / 1e3,
                   counter(b, "bytes_sent"), counter(b, "bytes_received"));
     }
-  }
-
-  std::printf(
-      "\n== the classic messaging table: 5,000 calls each, time and wire bytes relative to the "
-      "binary control (1.0) ==\n");
-  std::printf("%-20s", "family");
-  for (const auto& [call, stem] : messaging_calls()) std::printf(" %13s-t %8s-b", call.c_str(), "");
-  std::printf("\n");
-  std::vector<std::string> fams;
-  for (rpc::Family f : rpc::kAllFamilies) fams.emplace_back(rpc::family_name(f));
-  fams.emplace_back("binary");
-  for (const std::string& fam : fams) {
-    std::printf("%-20s", fam.c_str());
-    for (const auto& [call, stem] : messaging_calls()) {
-      const std::string n = "messaging/" + fam + "/" + call + "/iterations:5000";
-      const std::string b = "messaging/binary/" + call + "/iterations:5000";
-      const double t = counter(n, "total_ns"), tb = counter(b, "total_ns");
-      const double w = counter(n, "bytes_sent") + counter(n, "bytes_received");
-      const double wb = counter(b, "bytes_sent") + counter(b, "bytes_received");
-      std::printf(" %15.2f %10.2f", tb > 0 ? t / tb : 0, wb > 0 ? w / wb : 0);
-    }
-    std::printf("\n");
   }
 
   std::printf(
@@ -338,6 +465,8 @@ void print_summary(const std::map<std::string, RunResult>& results) {
     std::printf("%-14s %9.1f µs %8.0f bytes\n", v.name, counter(n, "total_ns") / 1e3,
                 counter(n, "bytes_sent") + counter(n, "bytes_received"));
   }
+  print_messaging(results);
+  print_floor(results);
 }
 
 }  // namespace
@@ -473,16 +602,34 @@ int main(int argc, char** argv) {
       ++count;
     }
   }
+  // The classic table's raw socket, keep-alive and a new connection per call.
   for (const auto& [call, stem] : messaging_calls()) {
     const Prepared* p = prepare("binary", call, stem);
     if (p == nullptr) continue;
-    benchmark::RegisterBenchmark(
-        ("messaging/binary/" + call).c_str(),
-        [p](benchmark::State& s) { binary_benchmark(s, binary_server, true, *p); })
-
-        ->Iterations(5000)
-        ->Unit(benchmark::kMicrosecond);
-    ++count;
+    for (bool keep_alive : {true, false}) {
+      const std::string name =
+          (keep_alive ? "messaging/binary/" : "messaging/binary-newconn/") + call;
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [keep_alive, p](benchmark::State& s) {
+                                     binary_benchmark(s, binary_server, keep_alive, *p);
+                                   })
+          ->Iterations(5000)
+          ->Unit(benchmark::kMicrosecond);
+      ++count;
+    }
+  }
+  // The raw loopback floor: blocking (every round trip's placement) at every size; the other
+  // modes at the two smallest sizes in the default set (busy-polling on a loaded machine costs a
+  // scheduler slice per message), at every size in the full set.
+  for (const FloorMode& mode : kFloorModes) {
+    for (std::size_t bytes : kFloorBytes) {
+      if (opt.set == "default" && &mode != &kFloorModes[0] && bytes > kFloorBytes[1]) continue;
+      const std::string name = fmt::format("roundtrip/floor/{}/{}", mode.name, bytes);
+      benchmark::RegisterBenchmark(name.c_str(), [&mode, bytes](benchmark::State& s) {
+        floor_benchmark(s, mode, bytes);
+      })->Unit(benchmark::kMicrosecond);
+      ++count;
+    }
   }
 
   SummaryReporter reporter(count, opt.verbose);

@@ -1,12 +1,16 @@
 #include "harness/binary_rpc.h"
 
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/socket.h>
 
 #include <boost/asio.hpp>
 
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -64,7 +68,10 @@ class BinaryServer::Impl {
   class Session : public std::enable_shared_from_this<Session> {
    public:
     Session(Impl& server, tcp::socket socket)
-        : server_(server), socket_(std::move(socket)), timer_(server.ioc_) {
+        : server_(server),
+          socket_(std::move(socket)),
+          idle_timer_(server.ioc_),
+          delay_timer_(server.ioc_) {
       server_.sessions_.insert(this);
     }
     ~Session() { server_.sessions_.erase(this); }
@@ -72,36 +79,58 @@ class BinaryServer::Impl {
     void start() {
       error_code ec;
       socket_.set_option(tcp::no_delay(true), ec);
-      read_header();
+      touch();
+      watch_idle();
+      read_request();
     }
 
-    // Closes the socket and cancels the timer: pending operations finish with operation_aborted.
+    // Closes the socket and cancels the timers: pending operations finish with operation_aborted.
     void shutdown() {
       error_code ec;
-      timer_.cancel();
+      idle_timer_.cancel();
+      delay_timer_.cancel();
       socket_.close(ec);
     }
 
    private:
-    // Closes the connection if the next step does not complete within the idle timeout.
-    void arm_idle_timer() {
-      timer_.expires_after(server_.config_.idle_timeout);
-      timer_.async_wait([self = shared_from_this()](error_code ec) {
-        if (!ec) self->shutdown();
+    // Each step of a call (waiting for a request, reading it, answering) marks the time; the
+    // idle watch closes the connection when no step started within the idle timeout. A timer
+    // re-armed per step instead cost a timerfd_settime system call per step (3 per call).
+    void touch() { last_step_ = Clock::now(); }
+
+    // One timer per connection, re-armed only when it fires. It holds the session weakly: a
+    // finished connection is not kept for the idle timeout.
+    void watch_idle() {
+      idle_timer_.expires_at(last_step_ + server_.config_.idle_timeout);
+      idle_timer_.async_wait([weak = weak_from_this()](error_code ec) {
+        const std::shared_ptr<Session> self = weak.lock();
+        if (ec || !self) return;
+        if (Clock::now() - self->last_step_ >= self->server_.config_.idle_timeout) {
+          self->shutdown();
+        } else {
+          self->watch_idle();
+        }
       });
     }
 
-    void read_header() {
-      arm_idle_timer();
-      asio::async_read(socket_, asio::buffer(header_),
-                       [self = shared_from_this()](error_code ec, std::size_t) {
-                         self->timer_.cancel();
-                         if (!ec) self->on_header();
-                       });
+    // Reads what the client sent into in_ (a request's header and payload usually arrive in
+    // one recv: one system call, where reading the header and then the payload took two).
+    void read_request() {
+      touch();
+      if (in_.size() - have_ < 4096) in_.resize(have_ + 4096);
+      socket_.async_read_some(asio::buffer(in_.data() + have_, in_.size() - have_),
+                              [self = shared_from_this()](error_code ec, std::size_t n) {
+                                if (ec) return self->shutdown();
+                                self->have_ += n;
+                                self->on_bytes();
+                              });
     }
 
-    void on_header() {
-      const std::uint32_t length = read_frame_length(header_.data());
+    // Answers the frame at the start of in_ once it is whole; reads on otherwise.
+    void on_bytes() {
+      if (have_ < kBinaryFrameHeader) return read_request();
+      const std::uint32_t length =
+          read_frame_length(reinterpret_cast<const unsigned char*>(in_.data()));
       if (length > server_.config_.max_frame) {
         // The payload is not read, so the stream cannot be resynchronised: answer, then close.
         reply(make_fault(rpc::fault::invalid_request,
@@ -111,18 +140,26 @@ class BinaryServer::Impl {
               /*close_after=*/true);
         return;
       }
-      payload_.resize(length);
-      arm_idle_timer();
-      asio::async_read(socket_, asio::buffer(payload_),
-                       [self = shared_from_this()](error_code ec, std::size_t) {
-                         self->timer_.cancel();
-                         if (!ec) self->on_payload();
-                       });
+      frame_ = kBinaryFrameHeader + length;
+      if (have_ < frame_) {
+        if (in_.size() < frame_) in_.resize(frame_);
+        return read_request();
+      }
+      on_payload(std::string_view(in_).substr(kBinaryFrameHeader, length));
     }
 
-    void on_payload() {
+    // After an answer: drops the answered frame from in_ and answers the next one (a client may
+    // send several before reading).
+    void next_request() {
+      in_.erase(0, frame_);
+      have_ -= frame_;
+      frame_ = 0;
+      on_bytes();
+    }
+
+    void on_payload(std::string_view payload) {
       std::string error;
-      if (!decode_binary(payload_, request_, error)) {
+      if (!decode_binary(payload, request_, error)) {
         // The frame length kept the stream in sync: answer the fault and keep the connection.
         reply(make_fault(rpc::fault::parse_error, "parse error: " + error), false);
         return;
@@ -138,8 +175,9 @@ class BinaryServer::Impl {
       }
       DispatchResult result = server_.service_.dispatch(request_);
       if (result.delay.count() > 0) {
-        timer_.expires_after(result.delay);
-        timer_.async_wait(
+        touch();  // the delay is the service's, not the client's silence
+        delay_timer_.expires_after(result.delay);
+        delay_timer_.async_wait(
             [self = shared_from_this(), response = std::move(result.response)](error_code ec) {
               if (!ec) self->reply(response, false);
             });
@@ -161,40 +199,42 @@ class BinaryServer::Impl {
 
     // `frame` outlives the write: it is out_ or the server's chain frame.
     void write_frame(const std::string& frame, bool close_after) {
-      arm_idle_timer();
+      touch();
       asio::async_write(socket_, asio::buffer(frame),
                         [self = shared_from_this(), close_after](error_code ec, std::size_t) {
-                          self->timer_.cancel();
-                          if (ec) return;
+                          if (ec) return self->shutdown();
                           if (close_after) {
                             error_code ignored;
                             self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
                             self->drain();
                             return;
                           }
-                          self->read_header();
+                          self->next_request();
                         });
     }
 
     // After a fatal fault: discard what the client still sends until it closes (closing with
     // unread data would reset the connection and could destroy the fault before it is read).
     void drain() {
-      arm_idle_timer();
+      touch();
       socket_.async_read_some(asio::buffer(discard_),
                               [self = shared_from_this()](error_code ec, std::size_t) {
-                                self->timer_.cancel();
-                                if (!ec) self->drain();
+                                if (ec) return self->shutdown();
+                                self->drain();
                               });
     }
 
-    Impl& server_;                           // owner: config, service, chain frame, registry
-    tcp::socket socket_;                     // the connection
-    asio::steady_timer timer_;               // idle timeout, or respond's delay
-    std::array<unsigned char, 4> header_{};  // frame header being read
-    std::string payload_;                    // frame payload being read
-    std::string out_;                        // response frame being written
-    rpc::Message request_;                   // decoded request
-    std::array<char, 4096> discard_{};       // drain() target
+    Impl& server_;                      // owner: config, service, chain frame, registry
+    tcp::socket socket_;                // the connection
+    asio::steady_timer idle_timer_;     // fires at the idle deadline (see watch_idle)
+    asio::steady_timer delay_timer_;    // respond's delay
+    Clock::time_point last_step_;       // when the latest step of a call started
+    std::string in_;                    // bytes read and not yet answered
+    std::size_t have_ = 0;              // bytes of in_ that were read
+    std::size_t frame_ = 0;             // size of the frame being answered, header included
+    std::string out_;                   // response frame being written
+    rpc::Message request_;              // decoded request
+    std::array<char, 4096> discard_{};  // drain() target
   };
 
   explicit Impl(BinaryServerConfig config) : config_(std::move(config)) {}
@@ -291,9 +331,9 @@ class BinaryClient::Impl {
   }
 
  private:
-  // Runs one asynchronous operation to completion, or until the I/O timeout: then the socket is
-  // closed and the result is timed_out. Synchronous Asio calls cannot time out (they poll
-  // forever), hence async operations driven on this thread.
+  // Runs one asynchronous operation (the connect) to completion, or until the I/O timeout: then
+  // the socket is closed and the result is timed_out. A synchronous Asio connect cannot time out;
+  // the calls' send and recv are bounded by socket timeouts instead (make_blocking).
   template <class Start>
   error_code run(Start&& start) {
     error_code result = asio::error::would_block;
@@ -339,13 +379,75 @@ class BinaryClient::Impl {
       return false;
     }
     socket_.set_option(tcp::no_delay(true), ec);
+    if (!make_blocking(r)) return false;
     // Baseline before any payload: absorbs a counted SYN, and the whole connection is this call's.
     meter_.start(socket_.native_handle());
     r.connected = true;
     return true;
   }
 
+  // After the connect, the call's I/O is plain blocking send/recv on the socket, bounded by the
+  // I/O timeout as SO_SNDTIMEO/SO_RCVTIMEO: one system call each way, as the raw loopback floor
+  // (roundtrip/floor/*) does. Asio's asynchronous operations cost a speculative recv that fails,
+  // epoll_wait calls and a timer per operation (README "Round trips by hand": the floor).
+  bool make_blocking(CallResult& r) {
+    const int fd = socket_.native_handle();
+    const auto ms = config_.io_timeout.count();
+    const timeval tv{static_cast<time_t>(ms / 1000), static_cast<suseconds_t>(ms % 1000 * 1000)};
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ||
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
+        ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0) {
+      fail(r, std::string("socket options: ") + std::strerror(errno));
+      return false;
+    }
+    return true;
+  }
+
+  // Writes all of out_; "" or the reason.
+  std::string send_request() {
+    std::string_view rest(out_);
+    while (!rest.empty()) {
+      const ssize_t n = ::send(socket_.native_handle(), rest.data(), rest.size(), MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return n < 0 && errno == EAGAIN ? "timed out" : std::strerror(errno);
+      rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return "";
+  }
+
+  // Reads one response frame into in_ (header and payload, as few recv calls as the bytes need);
+  // "" or the reason.
+  std::string read_response() {
+    std::size_t have = 0;
+    std::size_t want = kBinaryFrameHeader;
+    if (in_.size() < 4096) in_.resize(4096);
+    while (have < want) {
+      const ssize_t n = ::recv(socket_.native_handle(), in_.data() + have, in_.size() - have, 0);
+      if (n < 0 && errno == EINTR) continue;
+      if (n == 0) return "connection closed";
+      if (n < 0) return errno == EAGAIN ? "timed out" : std::strerror(errno);
+      have += static_cast<std::size_t>(n);
+      if (want == kBinaryFrameHeader && have >= want) {
+        const std::uint32_t length =
+            read_frame_length(reinterpret_cast<const unsigned char*>(in_.data()));
+        if (length > config_.max_frame) {
+          return "response frame of " + std::to_string(length) + " bytes exceeds " +
+                 std::to_string(config_.max_frame);
+        }
+        want += length;
+        if (in_.size() < want) in_.resize(want);
+      }
+    }
+    if (have > want) return "bytes beyond the response frame";
+    frame_size_ = want;
+    return "";
+  }
+
   void call_into(const rpc::Message& request, CallResult& r) {
+    // The byte counters' baseline is measurement, not the call: read before the clock starts
+    // (two getsockopt calls; inside, they counted as transport). A new connection takes its own.
+    if (socket_.is_open()) meter_.start(socket_.native_handle());
     const Clock::time_point t0 = Clock::now();
     std::string error;
     if (!encode_binary_frame(request, out_, error)) {
@@ -354,26 +456,15 @@ class BinaryClient::Impl {
     }
     const Clock::time_point t1 = Clock::now();
     if (socket_.is_open() && stale()) close();
-    if (!socket_.is_open()) {
-      if (!connect(r)) return;
-    } else {
-      meter_.start(socket_.native_handle());
-    }
-    error_code ec =
-        run([&](auto handler) { asio::async_write(socket_, asio::buffer(out_), handler); });
-    if (ec) return fail(r, "write: " + ec.message());
-    ec = run([&](auto handler) { asio::async_read(socket_, asio::buffer(header_), handler); });
-    if (ec) return fail(r, "read frame header: " + ec.message());
-    const std::uint32_t length = read_frame_length(header_.data());
-    if (length > config_.max_frame) {
-      return fail(r, "response frame of " + std::to_string(length) + " bytes exceeds " +
-                         std::to_string(config_.max_frame));
-    }
-    payload_.resize(length);
-    ec = run([&](auto handler) { asio::async_read(socket_, asio::buffer(payload_), handler); });
-    if (ec) return fail(r, "read frame payload: " + ec.message());
+    if (!socket_.is_open() && !connect(r)) return;
+    std::string why = send_request();
+    if (!why.empty()) return fail(r, "write: " + why);
+    why = read_response();
+    if (!why.empty()) return fail(r, "read response frame: " + why);
     const Clock::time_point t2 = Clock::now();
-    const bool decoded = decode_binary(payload_, r.response, error);
+    const std::string_view payload(in_.data() + kBinaryFrameHeader,
+                                   frame_size_ - kBinaryFrameHeader);
+    const bool decoded = decode_binary(payload, r.response, error);
     const Clock::time_point t3 = Clock::now();
     const SocketBytes bytes = meter_.delta(socket_.native_handle());
     r.wire = {bytes.sent, bytes.received};
@@ -384,14 +475,14 @@ class BinaryClient::Impl {
     if (!config_.keep_alive) close();
   }
 
-  BinaryClientConfig config_;              // as given
-  asio::io_context ioc_{1};                // driven by the calling thread only
-  tcp::socket socket_{ioc_};               // the connection, when open
-  std::vector<tcp::endpoint> endpoints_;   // resolved once
-  WireMeter meter_;                        // per-call byte counts
-  std::string out_;                        // request frame
-  std::array<unsigned char, 4> header_{};  // response frame header
-  std::string payload_;                    // response payload
+  BinaryClientConfig config_;             // as given
+  asio::io_context ioc_{1};               // driven by the calling thread only
+  tcp::socket socket_{ioc_};              // the connection, when open
+  std::vector<tcp::endpoint> endpoints_;  // resolved once
+  WireMeter meter_;                       // per-call byte counts
+  std::string out_;                       // request frame
+  std::string in_;                        // response frame (header and payload), grown as needed
+  std::size_t frame_size_ = 0;            // bytes of in_ the last response frame holds
 };
 
 BinaryClient::BinaryClient(BinaryClientConfig config)

@@ -274,6 +274,9 @@ class RpcClient::Impl {
   }
 
   void call_into(const rpc::Message& request, CallResult& r) {
+    // The byte counters' baseline is measurement, not the call: read before the clock starts
+    // (two getsockopt calls; inside, they counted as transport). A new connection takes its own.
+    if (is_open()) meter_.start(fd());
     const Clock::time_point t0 = Clock::now();
     std::string error;
     rpc::JsonRpcOptions json;
@@ -289,11 +292,7 @@ class RpcClient::Impl {
     build_head(body_.size());
 
     if (is_open() && stale()) close_quietly();
-    if (!is_open()) {
-      if (!connect(r)) return;
-    } else {
-      meter_.start(fd());
-    }
+    if (!is_open() && !connect(r)) return;
 
     // Header and body in one write: one gathered sendmsg on TCP; one buffer (so one TLS record
     // for small messages) on TLS, where Asio would write each buffer of a sequence separately.

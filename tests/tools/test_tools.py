@@ -536,6 +536,86 @@ class ReportTest(Tmp):
         self.assertNotIn("soapbench~soapbench", section)
         self.assertIn("[Scripting stacks](#scripting-stacks)", text)
 
+    def test_floor_and_classic_messaging_sections(self):
+        # The roundtrip sample plus floor rows and binary-newconn messaging rows, and a synthetic
+        # stacks_bench file with the CORBA and gRPC messaging rows other stacks write.
+        doc = load(ROUNDTRIP)
+        def row(name, ns, **counters):
+            return dict({"name": name, "run_name": name, "run_type": "iteration",
+                         "iterations": 100, "real_time": ns, "cpu_time": ns, "time_unit": "ns",
+                         "total_ns": ns}, **counters)
+        doc["benchmarks"] += [
+            row("roundtrip/floor/blocking/300", 20000, bytes_sent=304, bytes_received=304),
+            row("roundtrip/floor/blocking/2500", 26000, bytes_sent=2504, bytes_received=2504),
+            row("roundtrip/floor/same-cpu/300", 9000, bytes_sent=304, bytes_received=304),
+            row("roundtrip/floor/busy-poll/300", 7000, bytes_sent=304, bytes_received=304)]
+        doc["benchmarks"] += [row(f"messaging/binary-newconn/{c}/iterations:5000", 90000,
+                                  bytes_sent=46, bytes_received=30)
+                              for c in ("sendString", "receiveString", "sendInt")]
+        rt_path = self.path("roundtrip_bench.json")
+        dump(doc, rt_path)
+        ctx = dict(load(RUN1)["context"], executable="build/peers/stacks_bench")
+        stacks = self.path("stacks_bench.json")
+        dump({"context": ctx, "benchmarks": [
+            row("messaging/corba/sendInt/iterations:5000", 10000, bytes_sent=60, bytes_received=24),
+            row("messaging/grpc/sendInt/iterations:5000", 40000, bytes_sent=120,
+                bytes_received=80)]}, stacks)
+        res = sb.results_of(doc)
+        def total(name):
+            return res[name].counter("total_ns")
+        def wire(name):
+            return res[name].counter("bytes_sent") + res[name].counter("bytes_received")
+        def report(*files):
+            out = self.path("out")
+            tool("report", RUN1, *files, "--out-dir", out, "--no-charts", check=0)
+            with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+                return f.read()
+        def section(text, title):
+            return text.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+
+        text = report(rt_path, stacks)
+        floor = section(text, "Raw loopback floor")
+        self.assertIn("| mode | 300 B | 2,500 B |", floor)
+        self.assertIn("| `blocking` | 20 | 26 |", floor)
+        self.assertIn("| `same-cpu` | 9 | – |", floor)
+        # The binary control against the floor nearest its bytes, PASS/SHORT at 1.3×.
+        bin_rate = "roundtrip/keepalive/binary/none/getRate"
+        ratio = total(bin_rate) / 20000
+        self.assertLess(ratio, 1.3)
+        self.assertRegex(floor, r"\| `getRate` \| [0-9.]+ \| 76 \| 300 B \| 20 \| "
+                         + re.escape(f"{ratio:.2f}×") + r" \| PASS \|")
+        self.assertRegex(floor, r"\| `respond\.7500B` \|.*\| SHORT \|")
+        # Every keep-alive round trip as a multiple of the blocking floor nearest its bytes.
+        rtsec = section(text, "Round trip: where the time goes")
+        self.assertIn("| total | × floor | bytes sent |", rtsec)
+        xml = "roundtrip/keepalive/xmlrpc/pugixml-dom/getRate"
+        self.assertIn(f"| {total(xml) / 20000:.1f}× | {res[xml].counter('bytes_sent'):.0f} |",
+                      rtsec)
+        # The classic table: every stack's µs and bytes, CORBA and gRPC from stacks_bench.
+        msg = section(text, "Messaging (the classic table)")
+        self.assertIn("| raw socket, new connection per call | 90 | 76 |", msg)
+        self.assertRegex(msg, r"\| CORBA \(omniORB, stacks_bench\) \| – \| – \| 10 \| 84 \|")
+        self.assertIn("| gRPC (stacks_bench) |", msg)
+        soap = "messaging/soap11-rpc-encoded/sendInt/iterations:5000"
+        xr = "messaging/xmlrpc/sendInt/iterations:5000"
+        binary = "messaging/binary/sendInt/iterations:5000"
+        self.assertIn(f"| SOAP ÷ CORBA, bytes per call | 14× | {wire(soap) / 84:.1f}× | "
+                      f"{wire(soap) / wire(binary):.1f}× |", msg)
+        self.assertIn(f"| SOAP ÷ CORBA, time for 5,000 integers | 882× | {total(soap) / 1e4:.1f}× |",
+                      msg)
+        self.assertIn(f"| XML-RPC ÷ CORBA, time for 5,000 integers | 66× | {total(xr) / 1e4:.1f}× |",
+                      msg)
+        # Per call: the binary control against omniORB, gRPC and the floor.
+        b = total(binary)
+        self.assertIn(f"| `sendInt` | {b / 1e3:.3g} | 10 ({b / 1e4:.2f}×) | 40 ({b / 4e4:.2f}×) | "
+                      f"20 ({b / 2e4:.2f}×, 300 B) |", msg)
+        # Without stacks_bench and floor rows: the CORBA column is empty and says why.
+        text = report(ROUNDTRIP)
+        self.assertNotIn("## Raw loopback floor", text)
+        self.assertIn("No `messaging/corba/...` rows were loaded", text)
+        self.assertIn("| SOAP ÷ CORBA, time for 5,000 integers | 882× | – |", text)
+        self.assertIn("No floor rows in these results", text)
+
     def test_conformance_section(self):
         results = self.path("results")
         mid = load(RUN1)["context"]["machine_id"]
