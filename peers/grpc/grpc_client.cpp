@@ -1,6 +1,6 @@
 // grpc_client: one gRPC call (or --repeat N) through the generated stub on ONE channel (one
 // HTTP/2 connection), printing the answer's canonical JSON like `soapbench call`; a fault (a
-// status carrying a soapbench.Fault) prints as a fault message and exits 2. ARGS are JSON values
+// status carrying a soapbench.v1.Fault) prints as a fault message and exits 2. ARGS are JSON values
 // typed by the contract (harness/call_args.h). With --timing, a JSON line after each answer: the
 // call's ns and the connection's bytes both ways, counted by the kernel (socket_counts.h).
 #include <CLI/CLI.hpp>

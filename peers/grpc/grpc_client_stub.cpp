@@ -13,7 +13,7 @@ namespace sb::peers {
 
 namespace {
 
-using Stub = soapbench::SoapBench::Stub;
+using Stub = soapbench::v1::SoapBench::Stub;
 using Invoker = grpc::Status (*)(Stub&, grpc::ClientContext*, const google::protobuf::Message&,
                                  google::protobuf::Message*);
 
@@ -26,7 +26,7 @@ grpc::Status invoke_stub(Stub& stub, grpc::ClientContext* context,
 
 // The stub's methods by RPC name.
 const std::map<std::string_view, Invoker>& invokers() {
-#define SB_GRPC_INVOKER(M, Q, R) {#M, &invoke_stub<soapbench::Q, soapbench::R, &Stub::M>},
+#define SB_GRPC_INVOKER(M, Q, R) {#M, &invoke_stub<soapbench::v1::Q, soapbench::v1::R, &Stub::M>},
   static const std::map<std::string_view, Invoker> table = {SB_GRPC_METHODS(SB_GRPC_INVOKER)};
 #undef SB_GRPC_INVOKER
   return table;
@@ -53,7 +53,7 @@ GrpcClient::GrpcClient(const std::string& target, int max_message) {
   // Its own subchannel pool: a new client never shares another client's connection.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
   channel_ = grpc::CreateCustomChannel(target, grpc::InsecureChannelCredentials(), args);
-  stub_ = soapbench::SoapBench::NewStub(channel_);
+  stub_ = soapbench::v1::SoapBench::NewStub(channel_);
 }
 
 PreparedCall GrpcClient::prepare(const rpc::Message& request) {

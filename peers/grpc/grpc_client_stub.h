@@ -24,7 +24,7 @@ struct PreparedCall {
   std::unique_ptr<google::protobuf::Message> request;  // the method's request, filled
   std::unique_ptr<google::protobuf::Message> reply;    // the method's reply, the last answer
   // The stub's method for this RPC, called with the two messages above.
-  grpc::Status (*invoke)(soapbench::SoapBench::Stub&, grpc::ClientContext*,
+  grpc::Status (*invoke)(soapbench::v1::SoapBench::Stub&, grpc::ClientContext*,
                          const google::protobuf::Message&, google::protobuf::Message*) = nullptr;
 };
 
@@ -50,8 +50,8 @@ class GrpcClient {
   rpc::Message call(const rpc::Message& request);
 
  private:
-  std::shared_ptr<grpc::Channel> channel_;            // the connection
-  std::unique_ptr<soapbench::SoapBench::Stub> stub_;  // generated stub on it
+  std::shared_ptr<grpc::Channel> channel_;                // the connection
+  std::unique_ptr<soapbench::v1::SoapBench::Stub> stub_;  // generated stub on it
 };
 
 }  // namespace sb::peers

@@ -38,10 +38,10 @@ struct DecodeCase {
 };
 
 // Parses bytes into the case's message (and getChain's steps into `step`); false on failure.
-bool parse(DecodeCase& c, soapbench::ChainStep& step) {
+bool parse(DecodeCase& c, soapbench::v1::ChainStep& step) {
   if (!c.message->ParseFromString(c.bytes)) return false;
   if (c.call || c.op->name != "getChain") return true;
-  for (const std::string& s : static_cast<const soapbench::ChainReply&>(*c.message).result()) {
+  for (const std::string& s : static_cast<const soapbench::v1::ChainReply&>(*c.message).result()) {
     if (!step.ParseFromString(s)) return false;
   }
   return true;
@@ -49,7 +49,7 @@ bool parse(DecodeCase& c, soapbench::ChainStep& step) {
 
 // "" when the parsed message holds what it must, else why not.
 std::string check(DecodeCase& c) {
-  soapbench::ChainStep step;
+  soapbench::v1::ChainStep step;
   if (!parse(c, step)) return "protobuf does not parse it";
   const rpc::Message got = c.call ? from_request(*c.op, *c.message) : from_reply(*c.op, *c.message);
   if (c.entry != nullptr && !c.entry->canonical_matches(rpc::to_canonical_json(got))) {
@@ -68,7 +68,7 @@ void decode_benchmark(benchmark::State& state, DecodeCase& c) {
     state.SkipWithError(e.what());
     return;
   }
-  soapbench::ChainStep step;
+  soapbench::v1::ChainStep step;
   for (auto _ : state) benchmark::DoNotOptimize(parse(c, step));
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
                           static_cast<std::int64_t>(c.bytes.size()));

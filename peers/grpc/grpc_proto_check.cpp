@@ -39,8 +39,7 @@ std::string check_field(const FieldDescriptor& f, const rpc::Type& t, std::set<s
   if (item.kind != rpc::Kind::structure) return check_scalar(f, item);
   const Descriptor* d = f.message_type();
   if (f.type() == FieldDescriptor::TYPE_BYTES) {  // pre-serialized
-    d = google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
-        "soapbench." + std::string(item.name));
+    d = struct_message(item.name);
   }
   if (d == nullptr) return f.full_name() + ": no message for " + std::string(item.name);
   return seen.insert(std::string(item.name)).second

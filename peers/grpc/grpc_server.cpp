@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
   Options o;
   CLI::App app(
       "grpc_server: the soapbench service's operations as gRPC unary RPCs (soapbench.proto, "
-      "service soapbench.SoapBench) on cleartext HTTP/2");
+      "service soapbench.v1.SoapBench) on cleartext HTTP/2");
   app.add_option("--address", o.address, "Listen address (IPv4 or IPv6 literal)")
       ->capture_default_str();
   app.add_option("--port", o.port, "Listen port (0: any free port)")->capture_default_str();

@@ -9,7 +9,7 @@ namespace sb::peers {
 
 GrpcService::GrpcService(const std::optional<rpc::Value>& chain) : have_chain_(chain.has_value()) {
   if (!chain) return;
-  soapbench::ChainReply reply;
+  soapbench::v1::ChainReply reply;
   to_reply(*rpc::service_contract().find("getChain"), *chain, reply);
   chain_.assign(reply.result().begin(), reply.result().end());
 }
@@ -37,9 +37,10 @@ grpc::Status GrpcService::serve(const char* method, const google::protobuf::Mess
 }
 
 // Every RPC is serve() under its own name.
-#define SB_GRPC_DEFINE(M, Q, R)                                                               \
-  grpc::Status GrpcService::M(grpc::ServerContext*, const soapbench::Q* q, soapbench::R* r) { \
-    return serve(#M, *q, *r);                                                                 \
+#define SB_GRPC_DEFINE(M, Q, R)                                                \
+  grpc::Status GrpcService::M(grpc::ServerContext*, const soapbench::v1::Q* q, \
+                              soapbench::v1::R* r) {                           \
+    return serve(#M, *q, *r);                                                  \
   }
 SB_GRPC_METHODS(SB_GRPC_DEFINE)
 #undef SB_GRPC_DEFINE

@@ -15,13 +15,13 @@
 
 namespace sb::peers {
 
-class GrpcService final : public soapbench::SoapBench::Service {
+class GrpcService final : public soapbench::v1::SoapBench::Service {
  public:
   // `chain` is getChain's answer (ChainStep[]); without it getChain answers a fault.
   explicit GrpcService(const std::optional<rpc::Value>& chain);
 
 #define SB_GRPC_DECLARE(M, Q, R) \
-  grpc::Status M(grpc::ServerContext*, const soapbench::Q* q, soapbench::R* r) override;
+  grpc::Status M(grpc::ServerContext*, const soapbench::v1::Q* q, soapbench::v1::R* r) override;
   SB_GRPC_METHODS(SB_GRPC_DECLARE)
 #undef SB_GRPC_DECLARE
 

@@ -20,16 +20,13 @@ using google::protobuf::Message;
 using google::protobuf::Reflection;
 
 const google::protobuf::ServiceDescriptor& service() {
-  static const auto* s =
-      google::protobuf::DescriptorPool::generated_pool()->FindServiceByName("soapbench.SoapBench");
+  static const auto* s = google::protobuf::DescriptorPool::generated_pool()->FindServiceByName(
+      "soapbench.v1.SoapBench");
   return *s;
 }
 
 // The message of a contract struct (a struct in a bytes field is serialized as this).
-const Descriptor* struct_message(const rpc::Type& t) {
-  return google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
-      "soapbench." + std::string(t.name));
-}
+const Descriptor* struct_message(const rpc::Type& t) { return peers::struct_message(t.name); }
 
 [[noreturn]] void wrong(const FieldDescriptor* f, const rpc::Value& v) {
   throw std::invalid_argument(f->full_name() + ": a " + std::string(rpc::kind_name(v.kind())) +
@@ -178,6 +175,11 @@ grpc::StatusCode status_code(int fault) {
 
 }  // namespace
 
+const Descriptor* struct_message(std::string_view name) {
+  return google::protobuf::DescriptorPool::generated_pool()->FindMessageTypeByName(
+      service().file()->package() + "." + std::string(name));
+}
+
 const google::protobuf::MethodDescriptor* grpc_method(std::string_view op) {
   std::string name(op);
   if (!name.empty()) name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
@@ -230,14 +232,14 @@ rpc::Message from_reply(const rpc::Operation& op, const Message& reply) {
 }
 
 grpc::Status to_status(const rpc::Message& fault) {
-  soapbench::Fault f;
+  soapbench::v1::Fault f;
   f.set_code(fault.fault_code);
   f.set_message(fault.fault_message);
   return {status_code(fault.fault_code), fault.fault_message, f.SerializeAsString()};
 }
 
 std::optional<rpc::Message> from_status(const grpc::Status& status) {
-  soapbench::Fault f;
+  soapbench::v1::Fault f;
   if (status.ok() || status.error_details().empty() || !f.ParseFromString(status.error_details())) {
     return std::nullopt;
   }

@@ -4,7 +4,7 @@
 // double, bool and string are their protobuf scalars, dateTime its canonical text, base64 bytes,
 // an array a repeated field, a struct a message (its members are the fields, in order), and a
 // struct in a bytes field (getChain's pre-serialized steps) that struct's message serialized.
-// Faults are gRPC statuses whose details hold a soapbench.Fault.
+// Faults are gRPC statuses whose details hold a soapbench.v1.Fault.
 #pragma once
 
 #include <google/protobuf/descriptor.h>
@@ -22,6 +22,10 @@ namespace sb::peers {
 
 // The gRPC method serving contract operation `op` ("getRate" → "GetRate"), or nullptr.
 const google::protobuf::MethodDescriptor* grpc_method(std::string_view op);
+
+// The message of contract struct `name` in soapbench.proto's package ("Person" →
+// soapbench.v1.Person), or nullptr.
+const google::protobuf::Descriptor* struct_message(std::string_view name);
 
 // The contract operation `method` serves, or nullptr.
 const rpc::Operation* contract_operation(const google::protobuf::MethodDescriptor& method);

@@ -310,5 +310,36 @@ class WrkTest(Tmp):
         self.assertLess(abs(ratio - 1), 0.10, f"wrk {wrk}, ours {ours}")
 
 
+
+class LoadBenchTest(Tmp):
+    """tools/load_bench on a slice: our server, XML-RPC, respond.2500B, a closed sweep of 1 and 2
+    connections and the open sweep at fractions of the closed peak; every point in its JSON."""
+
+    def test_slice(self):
+        out = os.path.join(self.tmp, "load_bench.json")
+        proc = subprocess.run(
+            ["/usr/bin/python3", os.path.join(REPO, "tools", "load_bench"), "--build-dir",
+             os.path.dirname(SOAPBENCH), "--servers", "soapbench-default", "--families", "xmlrpc",
+             "--calls", "respond.2500B", "--connections", "1,2", "--duration", "0.3", "--warmup",
+             "0.1", "--open-family", "xmlrpc", "--machine", "unit-test", "--json", out],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual(doc["tool"], "tools/load_bench")
+        closed, opened = doc["runs"]
+        self.assertEqual((closed["mode"], closed["family"], closed["server"]),
+                         ("closed", "xmlrpc", "soapbench"))
+        self.assertEqual([p["connections"] for p in closed["points"]], [1, 2])
+        peak = max(p["tps"] for p in closed["points"])
+        self.assertEqual(opened["mode"], "open")
+        self.assertEqual(len(opened["points"]), 6)
+        self.assertAlmostEqual(opened["points"][-1]["rate"], 1.2 * peak, delta=1)
+        for p in closed["points"] + opened["points"]:
+            self.assertEqual(p["errors_total"], 0, p)
+            self.assertGreater(p["calls"], 0, p)
+            self.assertIsNotNone(p["server_cpu_us_per_call"], p)
+        self.assertIn("2 sweeps, 8 points, 0 with errors", proc.stdout)
+
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1] + sys.argv[1:], verbosity=2)

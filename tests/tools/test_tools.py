@@ -508,6 +508,41 @@ class ReportTest(Tmp):
         self.assertNotIn("gsoap", text.split("## Real stacks", 1)[0].split("## Contents", 1)[1]
                          .split("## ", 1)[1])
 
+    def test_load_section(self):
+        # tools/load_bench's file: TPS per connection count per family and server, the open-loop
+        # latency table, the charts; a point with errors shows its count.
+        def point(mode, conns, tps, errors=0, rate=None):
+            return {"mode": mode, "connections": conns, "rate": rate, "tps": tps,
+                    "p50_us": 100.0, "p90_us": 150.0, "p99_us": 900.0, "p999_us": 4000.0,
+                    "errors_total": errors, "unsent": 0, "server_cpu_us_per_call": 42.0}
+        runs = [
+            {"server": "soapbench", "server_id": "soapbench-default", "parser": "pugixml/dom",
+             "family": "soap11-rpc-encoded", "call": "respond.2500B", "mode": "closed",
+             "points": [point("closed", 1, 3790), point("closed", 16, 8738)]},
+            {"server": "gsoap", "server_id": "gsoap", "parser": "gSOAP's own",
+             "family": "soap11-rpc-encoded", "call": "respond.2500B", "mode": "closed",
+             "points": [point("closed", 1, 3469), point("closed", 16, 5336, errors=3)]},
+            {"server": "soapbench", "server_id": "soapbench-default", "parser": "pugixml/dom",
+             "family": "soap11-doc-literal", "call": "respond.2500B", "mode": "open",
+             "points": [point("open", 64, 2000, rate=2000.0), point("open", 64, 7595, rate=8000.0)]},
+        ]
+        path = self.path("load_bench.json")
+        dump({"tool": "tools/load_bench", "machine_id": "x", "context": {"command": "lb"},
+              "runs": runs}, path)
+        proc, mdir = self.run_report("--load", path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        section = text.split("## Load: transactions per second against concurrency", 1)[1]
+        self.assertIn("| family | server | TPS c=1 | TPS c=16 | errors | CPU µs/call |", section)
+        self.assertIn("| `soap11-rpc-encoded` | soapbench (pugixml/dom) | 3,790 | 8,738 | 0 | 42 |",
+                      section)
+        self.assertIn("| `soap11-rpc-encoded` | gsoap | 3,469 | 5,336 | 3 | 42 |", section)
+        self.assertIn("| `soap11-doc-literal` | respond.2500B | 8,000 | 7,595 | 100 | 900 | 4,000 "
+                      "| 0 | 0 |", section)
+        for chart in ("load_tps_respond.2500B.svg", "load_latency_rate.svg"):
+            self.assertTrue(os.path.exists(os.path.join(mdir, "charts", chart)), chart)
+
     def test_scripting_section(self):
         # stacks_bench --set=scripting rows: per server and query, µs per call and the server's
         # split; the ratio of server times between the servers per query.
