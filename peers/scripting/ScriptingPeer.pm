@@ -14,6 +14,8 @@ use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC);
 
 # The split of every call, in nanoseconds, in call order.
 my %stats = (handling_ns => [], send_ns => []);
+my $busy = 0;        # timed calls under way (a stop waits for them to record their time)
+my $stopping;        # the stop to run when they have, after a signal came during one
 
 # Now, in nanoseconds (monotonic).
 sub now_ns { return clock_gettime(CLOCK_MONOTONIC) * 1e9 }
@@ -73,8 +75,11 @@ sub time_function {
     my $orig = \&{$full};
     *{$full} = sub {
         my $start = now_ns();
+        $busy++;
         my @out = wantarray ? $orig->(@_) : scalar $orig->(@_);
         push @{ $stats{$key} }, now_ns() - $start;
+        $busy--;
+        $stopping->() if $stopping && !$busy;  # a signal came while this call was timed
         return wantarray ? @out : $out[0];
     };
 }
@@ -93,8 +98,11 @@ sub stop_on_signals {
         }
         exit 0;
     };
-    $SIG{TERM} = $stop;
-    $SIG{INT} = $stop;
+    # A signal during a timed call (the client may have its answer before the time is
+    # recorded) stops the server once the call's time is recorded.
+    my $on_signal = sub { if ($busy) { $stopping = $stop } else { $stop->() } };
+    $SIG{TERM} = $on_signal;
+    $SIG{INT} = $on_signal;
 }
 
 # Prints the one "serving" line (flushed) for the daemon $d.

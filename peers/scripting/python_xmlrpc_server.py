@@ -47,6 +47,15 @@ class Stats:
 STATS = Stats()
 
 
+class Stop:
+    """A stop signal's state: a call under way finishes recording its split first."""
+    busy = False  # a POST is being handled
+    requested = False  # a signal came while it was
+
+
+STOP = Stop()
+
+
 class TimedHandler(xmlrpc.server.SimpleXMLRPCRequestHandler):
     """The stack's request handler, timing its POST: sending is what follows the dispatch."""
 
@@ -54,10 +63,16 @@ class TimedHandler(xmlrpc.server.SimpleXMLRPCRequestHandler):
 
     def do_POST(self):
         STATS.handled_at = None
-        super().do_POST()
-        if STATS.handled_at is not None:
-            sent = time.perf_counter_ns() - STATS.handled_at
-            STATS.calls.append((STATS.handling_ns, sent))
+        STOP.busy = True  # a SIGTERM now waits until this call's split is recorded
+        try:
+            super().do_POST()
+            if STATS.handled_at is not None:
+                sent = time.perf_counter_ns() - STATS.handled_at
+                STATS.calls.append((STATS.handling_ns, sent))
+        finally:
+            STOP.busy = False
+            if STOP.requested:
+                raise SystemExit(0)
 
     def log_message(self, format, *args):  # noqa: A002 (the stack's signature)
         pass  # one line per request on stderr would cost more than the call
@@ -134,7 +149,10 @@ def main():
     register(server, chain_document(args.corpus))
 
     def stop(signum, frame):
-        raise SystemExit(0)
+        if STOP.busy:  # the client may have its answer before the split is recorded
+            STOP.requested = True
+        else:
+            raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
