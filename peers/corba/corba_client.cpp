@@ -13,6 +13,7 @@
 #include "harness/call_args.h"
 #include "peers/corba/corba_call.h"
 #include "peers/corba/corba_orb.h"
+#include "peers/peer_cli.h"
 
 namespace {
 
@@ -68,20 +69,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1'000'000))
       ->capture_default_str();
   app.add_flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
-  app.add_option("method", o.method, "Operation name (docs/service.md)")->required();
-  // As `soapbench call`: ARGS are extras, so "[1,2]" stays one JSON value and "-1" a number.
-  app.allow_extras();
-  app.footer("ARGS: the operation's parameters as JSON values, typed by the contract.");
+  sb::peers::add_call_arguments(app, o.method);
   CLI11_PARSE(app, argc, argv);
-  const std::vector<std::string> args = app.remaining();
-  for (const std::string& a : args) {
-    if (a.starts_with("--")) {
-      std::fprintf(stderr, "corba_client: unknown option %s\n", a.c_str());
-      return 1;
-    }
-  }
+  const auto args = sb::peers::call_arguments(app, "corba_client");
+  if (!args) return 1;
   try {
-    return run(o, args);
+    return run(o, *args);
   } catch (const CORBA::Exception& e) {
     std::fprintf(stderr, "corba_client: call %s at %s: CORBA exception %s\n", o.method.c_str(),
                  o.url.c_str(), e._name());

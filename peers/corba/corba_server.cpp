@@ -14,6 +14,7 @@
 #include "harness/corpus.h"
 #include "peers/corba/corba_orb.h"
 #include "peers/corba/corba_servant.h"
+#include "peers/peer_cli.h"
 
 namespace {
 
@@ -82,9 +83,7 @@ int main(int argc, char** argv) {
   CLI::App app(
       "corba_server: the soapbench service's operations (soapbench.idl) on omniORB, reached at "
       "corbaloc:iiop:1.2@ADDRESS:PORT/soapbench");
-  app.add_option("--address", o.address, "Listen address (IPv4 or IPv6 literal)")
-      ->capture_default_str();
-  app.add_option("--port", o.port, "Listen port (0: any free port)")->capture_default_str();
+  sb::peers::add_listen_options(app, o.address, o.port);
   app.add_flag("--thread-pool", o.pool,
                "omniORB's thread pool (threadPerConnectionPolicy 0) instead of its default, one "
                "thread per connection");

@@ -14,6 +14,7 @@
 #include "harness/call_args.h"
 #include "peers/grpc/grpc_client_stub.h"
 #include "peers/grpc/socket_counts.h"
+#include "peers/peer_cli.h"
 
 namespace {
 
@@ -85,20 +86,12 @@ int main(int argc, char** argv) {
                  "Largest message either way (gRPC's default receive limit: 4 MiB)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  app.add_option("method", o.method, "Operation name (docs/service.md)")->required();
-  // As `soapbench call`: ARGS are extras, so "[1,2]" stays one JSON value and "-1" a number.
-  app.allow_extras();
-  app.footer("ARGS: the operation's parameters as JSON values, typed by the contract.");
+  sb::peers::add_call_arguments(app, o.method);
   CLI11_PARSE(app, argc, argv);
-  const std::vector<std::string> args = app.remaining();
-  for (const std::string& a : args) {
-    if (a.starts_with("--")) {
-      std::fprintf(stderr, "grpc_client: unknown option %s\n", a.c_str());
-      return 1;
-    }
-  }
+  const auto args = sb::peers::call_arguments(app, "grpc_client");
+  if (!args) return 1;
   try {
-    return run(o, args);
+    return run(o, *args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "grpc_client: call %s at %s: %s\n", o.method.c_str(), o.url.c_str(),
                  e.what());

@@ -17,6 +17,7 @@
 #include "harness/corpus.h"
 #include "peers/grpc/grpc_service.h"
 #include "peers/grpc/grpc_values.h"
+#include "peers/peer_cli.h"
 
 namespace {
 
@@ -103,9 +104,7 @@ int main(int argc, char** argv) {
   CLI::App app(
       "grpc_server: the soapbench service's operations as gRPC unary RPCs (soapbench.proto, "
       "service soapbench.v1.SoapBench) on cleartext HTTP/2");
-  app.add_option("--address", o.address, "Listen address (IPv4 or IPv6 literal)")
-      ->capture_default_str();
-  app.add_option("--port", o.port, "Listen port (0: any free port)")->capture_default_str();
+  sb::peers::add_listen_options(app, o.address, o.port);
   app.add_option("--threads", o.threads,
                  "Most threads polling for calls (MAX_POLLERS; MIN_POLLERS is 1). A thread that "
                  "takes a call hands polling to another first, so one connection keeps 2 threads "

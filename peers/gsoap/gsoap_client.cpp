@@ -13,6 +13,7 @@
 #include "codecs/canonical_json.h"
 #include "parsers/registry.h"
 #include "peers/gsoap/context.h"
+#include "peers/peer_cli.h"
 #include "stdsoap2.h"
 
 namespace {
@@ -116,12 +117,11 @@ int main(int argc, char** argv) {
   app.add_flag("--timing", o.timing,
                "After each response, a JSON line: total ns and the bytes sent and received at "
                "the socket");
-  app.add_option("method", o.method, "Operation name (docs/service.md)")->required();
-  // ARGS as extras, as `soapbench call` takes them: a JSON array or a negative number stays whole.
-  app.allow_extras();
-  app.footer("ARGS: the operation's parameters as JSON values, typed by the contract.");
+  sb::peers::add_call_arguments(app, o.method);
   CLI11_PARSE(app, argc, argv);
-  o.args = app.remaining();
+  auto args = sb::peers::call_arguments(app, "gsoap_client");
+  if (!args) return 1;
+  o.args = std::move(*args);
   const sb::gsoap::Family* family = sb::gsoap::find_family(o.family);
   if (family == nullptr) {
     fmt::print(stderr, "gsoap_client: unknown --family {} ({})\n", o.family,

@@ -18,6 +18,7 @@
 
 #include "harness/corpus.h"
 #include "peers/gsoap/context.h"
+#include "peers/peer_cli.h"
 #include "stdsoap2.h"
 
 namespace {
@@ -152,9 +153,7 @@ int main(int argc, char** argv) {
   Options o;
   app.add_option("--family", o.family, "SOAP family: " + sb::gsoap::family_names())
       ->capture_default_str();
-  app.add_option("--address", o.address, "Listen address (IPv4 or IPv6 literal)")
-      ->capture_default_str();
-  app.add_option("--port", o.port, "Listen port (0: any free port)")->capture_default_str();
+  sb::peers::add_listen_options(app, o.address, o.port);
   app.add_option("--threads", o.threads,
                  "Connections served at once, a thread each (0: no limit; beyond, accepting "
                  "waits)")

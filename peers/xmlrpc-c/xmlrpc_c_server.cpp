@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "harness/corpus.h"
+#include "peers/peer_cli.h"
 #include "peers/xmlrpc-c/xmlrpc_c_service.h"
 
 namespace {
@@ -121,9 +122,7 @@ int main(int argc, char** argv) {
   CLI::App app(
       "xmlrpc_c_server: the soapbench service's XML-RPC operations on xmlrpc-c's Abyss "
       "server (POST /RPC2)");
-  app.add_option("--address", o.address, "Listen address (IPv4 or IPv6 literal)")
-      ->capture_default_str();
-  app.add_option("--port", o.port, "Listen port (0: any free port)")->capture_default_str();
+  sb::peers::add_listen_options(app, o.address, o.port);
   app.add_option("--max-conn", o.max_conn,
                  "Concurrent connections, one thread each (Abyss's default: 15)")
       ->capture_default_str()
