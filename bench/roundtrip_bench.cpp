@@ -36,15 +36,6 @@
 namespace sb::bench {
 namespace {
 
-// The classic messaging table's calls.
-const std::vector<std::pair<std::string, std::string>>& messaging_calls() {
-  static const std::vector<std::pair<std::string, std::string>> calls = {
-      {"sendString", "sendString.call"},
-      {"receiveString", "receiveString.call"},
-      {"sendInt", "sendInt.call"}};
-  return calls;
-}
-
 struct Variant {
   const char* name;  // variant part of the benchmark name
   bool tls;          // https

@@ -18,6 +18,14 @@ const std::vector<std::pair<std::string, std::string>>& roundtrip_default_calls(
   return calls;
 }
 
+const std::vector<std::pair<std::string, std::string>>& messaging_calls() {
+  static const std::vector<std::pair<std::string, std::string>> calls = {
+      {"sendString", "sendString.call"},
+      {"receiveString", "receiveString.call"},
+      {"sendInt", "sendInt.call"}};
+  return calls;
+}
+
 const CorpusEntry* find_corpus_entry(const Corpus& corpus, const std::string& family,
                                      const std::string& stem) {
   for (const CorpusEntry& e : corpus.entries()) {

@@ -15,6 +15,9 @@ namespace sb {
 // The default set's calls: benchmark name → corpus file stem of the call.
 const std::vector<std::pair<std::string, std::string>>& roundtrip_default_calls();
 
+// The classic messaging table's calls (5,000 of each per row): benchmark name → corpus stem.
+const std::vector<std::pair<std::string, std::string>>& messaging_calls();
+
 // The corpus entry "<family>/<stem>" (any extension, not hostile), or nullptr.
 const CorpusEntry* find_corpus_entry(const Corpus& corpus, const std::string& family,
                                      const std::string& stem);

@@ -32,13 +32,6 @@ namespace sb::corba {
 
 namespace {
 
-// The classic messaging table's calls (as roundtrip_bench's messaging rows): benchmark name →
-// corpus stem.
-const std::vector<std::pair<std::string, std::string>> kMessagingCalls = {
-    {"sendString", "sendString.call"},
-    {"receiveString", "receiveString.call"},
-    {"sendInt", "sendInt.call"}};
-
 // The object at `url`, its reference made once per URL on this process's ORB.
 soapbench::Service_ptr service_at(const std::string& url) {
   static CORBA::ORB_var orb = init_orb({});
@@ -119,7 +112,7 @@ std::size_t register_corba(const Corpus& corpus, const std::string&) {
         "keepalive", "corba", "corba", call.name,
         [=, &call](benchmark::State& s) { corba_row(s, server, call.request, call.expected); });
   }
-  for (const auto& [name, stem] : kMessagingCalls) {
+  for (const auto& [name, stem] : sb::messaging_calls()) {
     std::optional<rpc::Message> request = request_from_corpus(corpus, stem);
     std::optional<rpc::Message> expected;
     if (request) expected = expected_answer(corpus, "jsonrpc", *request);

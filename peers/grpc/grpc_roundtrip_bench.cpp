@@ -33,13 +33,6 @@ namespace {
 
 constexpr int kMaxMessage = 64 << 20;  // as grpc_server's default
 
-// The classic messaging table's calls (as bench/roundtrip_bench.cpp's messaging rows): name,
-// corpus stem of the JSON-RPC call.
-const std::vector<std::pair<std::string, std::string>> kMessagingCalls = {
-    {"sendString", "sendString.call"},
-    {"receiveString", "receiveString.call"},
-    {"sendInt", "sendInt.call"}};
-
 // The client's connection to `target`: of this process's sockets to it, the one whose received
 // bytes grow over one more call; -1 when not exactly one does.
 int client_socket(GrpcClient& client, PreparedCall& call, const std::string& target) {
@@ -162,7 +155,7 @@ void grpc_row(benchmark::State& state, const std::function<std::string()>& url,
 const std::vector<stacks::RoundTripCall>& messaging_calls(const Corpus& corpus) {
   static std::vector<stacks::RoundTripCall> calls;
   if (!calls.empty()) return calls;
-  for (const auto& [name, stem] : kMessagingCalls) {
+  for (const auto& [name, stem] : sb::messaging_calls()) {
     std::optional<rpc::Message> request = request_from_corpus(corpus, stem);
     std::optional<rpc::Message> expected;
     if (request) expected = expected_answer(corpus, "jsonrpc", *request);
