@@ -521,7 +521,8 @@ class ReportTest(Tmp):
              "points": [point("closed", 1, 3790), point("closed", 16, 8738)]},
             {"server": "gsoap", "server_id": "gsoap", "parser": "gSOAP's own",
              "family": "soap11-rpc-encoded", "call": "respond.2500B", "mode": "closed",
-             "points": [point("closed", 1, 3469), point("closed", 16, 5336, errors=3)]},
+             "points": [point("closed", 1, 3469),
+                        dict(point("closed", 16, 5336, errors=3), generator_cpu_share=0.97)]},
             {"server": "soapbench", "server_id": "soapbench-default", "parser": "pugixml/dom",
              "family": "soap11-doc-literal", "call": "respond.2500B", "mode": "open",
              "points": [point("open", 64, 2000, rate=2000.0), point("open", 64, 7595, rate=8000.0)]},
@@ -540,6 +541,8 @@ class ReportTest(Tmp):
         self.assertIn("| `soap11-rpc-encoded` | gsoap | 3,469 | 5,336 | 3 | 42 |", section)
         self.assertIn("| `soap11-doc-literal` | respond.2500B | 8,000 | 7,595 | 100 | 900 | 4,000 "
                       "| 0 | 0 |", section)
+        self.assertIn("Generator-bound points (1;", section)
+        self.assertIn("`gsoap` soap11-rpc-encoded respond.2500B c=16.", section)
         for chart in ("load_tps_respond.2500B.svg", "load_latency_rate.svg"):
             self.assertTrue(os.path.exists(os.path.join(mdir, "charts", chart)), chart)
 
