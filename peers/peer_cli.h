@@ -19,6 +19,13 @@ void add_listen_options(CLI::App& app, std::string& address, Port& port) {
   app.add_option("--port", port, "Listen port (0: any free port)")->capture_default_str();
 }
 
+// Adds a client's --repeat (the call made N times on one connection, an answer line each).
+inline void add_repeat_option(CLI::App& app, int& repeat) {
+  app.add_option("--repeat", repeat, "Make the call N times on one connection")
+      ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
+}
+
 // Adds a client's METHOD positional; its ARGS stay extras, as in `soapbench call`, so "[1,2]"
 // stays one JSON value and "-1" a number.
 inline void add_call_arguments(CLI::App& app, std::string& method) {

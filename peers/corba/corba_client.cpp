@@ -65,9 +65,7 @@ int main(int argc, char** argv) {
       "canonical JSON: [OPTIONS] METHOD [ARGS...]");
   app.add_option("--url", o.url, "The object: corbaloc:iiop:1.2@HOST:PORT/soapbench (or an IOR)")
       ->required();
-  app.add_option("--repeat", o.repeat, "Make the call N times on one connection")
-      ->check(CLI::Range(1, 1'000'000))
-      ->capture_default_str();
+  sb::peers::add_repeat_option(app, o.repeat);
   app.add_flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
   sb::peers::add_call_arguments(app, o.method);
   CLI11_PARSE(app, argc, argv);

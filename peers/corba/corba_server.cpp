@@ -3,7 +3,6 @@
 // "soapbench", so clients reach it by corbaloc:iiop:1.2@ADDRESS:PORT/soapbench (no naming service).
 // Prints "corba_server: serving corbaloc:iiop:1.2@ADDRESS:PORT/soapbench (...)" once it accepts
 // connections. README "Peers → omniORB (CORBA)".
-#include <pthread.h>
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -15,6 +14,7 @@
 #include "peers/corba/corba_orb.h"
 #include "peers/corba/corba_servant.h"
 #include "peers/peer_cli.h"
+#include "peers/stop_signals.h"
 
 namespace {
 
@@ -49,11 +49,7 @@ std::vector<std::pair<std::string, std::string>> orb_options(const Options& o) {
 
 // Serves until SIGINT or SIGTERM (blocked in every thread, taken by sigwait here).
 int serve(const Options& o) {
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  const sigset_t stop = sb::peers::block_stop_signals();
   std::signal(SIGPIPE, SIG_IGN);  // a client closing mid-reply must not end the server
   CORBA::ORB_var orb = sb::corba::init_orb(orb_options(o));
   PortableServer::POA_var ins =
@@ -70,8 +66,7 @@ int serve(const Options& o) {
               omniORB::versionString(), o.pool ? "thread pool" : "thread per connection", o.threads,
               sb::corba::kMaxMessageBytes);
   std::fflush(stdout);
-  int sig = 0;
-  sigwait(&stop, &sig);
+  sb::peers::wait_for_stop(stop);
   orb->destroy();
   return 0;
 }

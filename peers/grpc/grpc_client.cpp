@@ -77,9 +77,7 @@ int main(int argc, char** argv) {
       "grpc_client: the soapbench service's RPCs through gRPC's generated stub; prints each "
       "answer's canonical JSON: [OPTIONS] METHOD [ARGS...]");
   app.add_option("--url", o.url, "Server address: host:port or http://host:port")->required();
-  app.add_option("--repeat", o.repeat, "Make the call N times on one connection")
-      ->check(CLI::Range(1, 1'000'000))
-      ->capture_default_str();
+  sb::peers::add_repeat_option(app, o.repeat);
   app.add_flag("--timing", o.timing,
                "After each answer, a JSON line with the call's ns and the connection's bytes");
   app.add_option("--max-message", o.max_message,

@@ -4,7 +4,6 @@
 // when --port is 0). README "Peers → gRPC".
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
-#include <pthread.h>
 
 #include <CLI/CLI.hpp>
 #include <csignal>
@@ -18,6 +17,7 @@
 #include "peers/grpc/grpc_service.h"
 #include "peers/grpc/grpc_values.h"
 #include "peers/peer_cli.h"
+#include "peers/stop_signals.h"
 
 namespace {
 
@@ -57,11 +57,7 @@ int serve(const Options& o) {
                  why.c_str());
     return 1;
   }
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  const sigset_t stop = sb::peers::block_stop_signals();
   sb::peers::GrpcService service(chain(o));
   grpc::ServerBuilder builder;
   const std::string host =
@@ -90,8 +86,7 @@ int serve(const Options& o) {
   std::printf("grpc_server: serving http://%s:%d (gRPC %s, synchronous server, %d pollers)\n",
               host.c_str(), port, grpc::Version().c_str(), o.threads);
   std::fflush(stdout);
-  int sig = 0;
-  sigwait(&stop, &sig);
+  sb::peers::wait_for_stop(stop);
   server->Shutdown();
   server->Wait();
   return 0;

@@ -77,9 +77,7 @@ int main(int argc, char** argv) {
       "xmlrpc_c_client: XML-RPC calls through xmlrpc-c's curl client; prints each "
       "response's canonical JSON: [OPTIONS] METHOD [ARGS...]");
   app.add_option("--url", o.url, "Server base URL (http://host:port) or endpoint URL")->required();
-  app.add_option("--repeat", o.repeat, "Make the call N times on one connection")
-      ->check(CLI::Range(1, 1'000'000))
-      ->capture_default_str();
+  sb::peers::add_repeat_option(app, o.repeat);
   app.add_flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
   app.add_option("--timeout-ms", o.timeout_ms, "Per-call timeout")->capture_default_str();
   app.add_option("--max-xml", o.max_xml, "Largest response document (xmlrpc-c: 512 KiB)")

@@ -3,7 +3,6 @@
 // "xmlrpc_c_server: serving http://ADDRESS:PORT (...)" once it accepts connections.
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <pthread.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include <xmlrpc-c/server_abyss.hpp>
@@ -19,6 +18,7 @@
 
 #include "harness/corpus.h"
 #include "peers/peer_cli.h"
+#include "peers/stop_signals.h"
 #include "peers/xmlrpc-c/xmlrpc_c_service.h"
 
 namespace {
@@ -81,11 +81,7 @@ std::optional<xmlrpc_c::value> chain_document(const Options& o) {
 
 // Serves until SIGINT or SIGTERM (blocked in every thread, taken by sigwait here).
 int serve(const Options& o) {
-  sigset_t stop;
-  sigemptyset(&stop);
-  sigaddset(&stop, SIGINT);
-  sigaddset(&stop, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop, nullptr);
+  const sigset_t stop = sb::peers::block_stop_signals();
   std::signal(SIGPIPE, SIG_IGN);  // a client closing mid-response must not end the server
   xmlrpc_limit_set(XMLRPC_XML_SIZE_LIMIT_ID, o.max_xml);
   std::string url;
@@ -107,8 +103,7 @@ int serve(const Options& o) {
       "requests)\n",
       url.c_str(), major, minor, point, o.max_conn, o.keepalive_timeout, o.keepalive_max);
   std::fflush(stdout);
-  int sig = 0;
-  sigwait(&stop, &sig);
+  sb::peers::wait_for_stop(stop);
   server.terminate();
   runner.join();
   close(fd);
