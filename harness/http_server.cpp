@@ -1,6 +1,8 @@
-// RpcServer (harness/http_server.h): the listener and its lifetime. One io_context run by a thread
-// pool; the acceptor on its own strand hands each connection to the SessionRegistry
-// (harness/http_session.h); RpcEndpoint (harness/rpc_endpoint.h) builds every response.
+// RpcServer (harness/http_server.h): the listener and its lifetime. One io_context per I/O thread,
+// each run by its thread alone (as nginx's workers, but in one process): the acceptor, on the
+// first, hands each connection round robin to a thread's io_context through the
+// SessionRegistry (harness/http_session.h), and the connection stays there, so its handlers
+// need no strand; RpcEndpoint (harness/rpc_endpoint.h) builds every response.
 #include "harness/http_server.h"
 
 #include <openssl/ssl.h>
@@ -18,12 +20,11 @@
 #include <vector>
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/beast/core/error.hpp>
 
 #include "harness/http_session.h"
@@ -38,6 +39,7 @@ namespace net = server_detail::net;
 namespace beast = server_detail::beast;
 namespace ssl = server_detail::ssl;
 using tcp = server_detail::tcp;
+using server_detail::SessionExecutor;
 
 constexpr auto kAcceptRetry = std::chrono::milliseconds(50);  // after EMFILE and friends
 constexpr auto kStopGrace = std::chrono::seconds(2);          // stop(): wait for sessions to close
@@ -70,31 +72,36 @@ class RpcServer::Impl {
   void make_tls();
   // Opens, binds and listens on the configured address; the endpoint learns the bound address.
   void listen();
-  // Starts accepting and the pool threads (config_.threads, 0: one per core).
+  // Starts accepting and the I/O threads, one io_context each.
   void start_threads();
-  // A pool thread's body: serves until the io_context stops; a throwing handler is logged.
+  // I/O thread i's body: serves its io_context until it runs dry or stops; a throwing handler
+  // is logged.
   void run_thread(unsigned i);
-  // Closes the acceptor (on its strand) and waits kStopGrace for the pool to run dry.
+  // Closes the acceptor (on its thread), lets the io_contexts run dry and waits kStopGrace for
+  // them; then stops them.
   void close_listener();
-  // Accepts the next connection (on the accept strand).
+  // Destroys the acceptor, its timer and the io_contexts (with any handlers left behind).
+  void release();
+  // Accepts the next connection onto the next io_context, round robin (on the acceptor's thread).
   void do_accept();
   // Hands an accepted connection to the registry, or backs off after an accept error.
   void on_accept(beast::error_code ec, server_detail::SessionSocket socket);
 
   ServerConfig config_;                      // as given (threads resolved at start)
   server_detail::RpcEndpoint endpoint_;      // builds every response
-  server_detail::SessionRegistry sessions_;  // live connections (declared before ioc_: outlives it)
+  server_detail::SessionRegistry sessions_;  // live connections (declared first: outlives them)
   std::uint16_t port_ = 0;                   // the bound port
   std::optional<ssl::context> tls_;          // the TLS context (config.tls)
-  std::optional<net::io_context> ioc_;       // the one io_context
-  std::optional<net::strand<net::io_context::executor_type>> accept_strand_;  // acceptor's strand
-  std::optional<tcp::acceptor> acceptor_;          // the listening socket
-  std::optional<net::steady_timer> accept_retry_;  // back-off after an accept error
-  std::vector<std::thread> threads_;               // the pool
-  std::mutex state_mutex_;                         // guards running_ and live_threads_
-  std::condition_variable state_cv_;               // signals running_/live_threads_ changes
-  bool running_ = false;                           // between start() and stop()
-  std::size_t live_threads_ = 0;                   // pool threads still inside run()
+  std::vector<std::unique_ptr<net::io_context>> contexts_;       // one per I/O thread; [0] accepts
+  std::vector<net::executor_work_guard<SessionExecutor>> work_;  // keep them running until stop
+  std::optional<tcp::acceptor> acceptor_;  // the listening socket (on contexts_[0])
+  std::optional<server_detail::SessionTimer> accept_retry_;  // back-off after an accept error
+  std::size_t next_context_ = 0;                             // where the next connection goes
+  std::vector<std::thread> threads_;  // the I/O threads, thread i runs contexts_[i]
+  std::mutex state_mutex_;            // guards running_ and live_threads_
+  std::condition_variable state_cv_;  // signals running_/live_threads_ changes
+  bool running_ = false;              // between start() and stop()
+  std::size_t live_threads_ = 0;      // I/O threads still inside run()
 };
 
 // ------------------------------------------------------------------ start
@@ -102,7 +109,7 @@ class RpcServer::Impl {
 void RpcServer::Impl::start() {
   {
     std::lock_guard lock(state_mutex_);
-    if (running_ || ioc_) throw std::runtime_error("server already started");
+    if (running_ || !contexts_.empty()) throw std::runtime_error("server already started");
   }
   endpoint_.check_config();
   if (config_.tls) make_tls();
@@ -139,16 +146,16 @@ void RpcServer::Impl::listen() {
   beast::error_code ec;
   const net::ip::address address = net::ip::make_address(config_.address, ec);
   if (ec) throw std::runtime_error("bad listen address '" + config_.address + "'");
-  ioc_.emplace();
-  accept_strand_.emplace(net::make_strand(*ioc_));
-  acceptor_.emplace(*accept_strand_);
-  accept_retry_.emplace(*accept_strand_);
+  config_.threads =
+      config_.threads != 0 ? config_.threads : std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < config_.threads; ++i) {
+    contexts_.push_back(std::make_unique<net::io_context>(1));  // 1: run by one thread
+  }
+  acceptor_.emplace(contexts_[0]->get_executor());
+  accept_retry_.emplace(contexts_[0]->get_executor());
   const tcp::endpoint endpoint(address, config_.port);
   auto fail = [&](const char* what) {
-    acceptor_.reset();
-    accept_retry_.reset();
-    accept_strand_.reset();
-    ioc_.reset();
+    release();
     tls_.reset();
     throw std::runtime_error(std::string(what) + " " + config_.address + ":" +
                              std::to_string(config_.port) + ": " + ec.message());
@@ -165,16 +172,15 @@ void RpcServer::Impl::listen() {
 }
 
 void RpcServer::Impl::start_threads() {
-  const unsigned n =
-      config_.threads != 0 ? config_.threads : std::max(1u, std::thread::hardware_concurrency());
-  config_.threads = n;
+  const unsigned n = config_.threads;  // resolved by listen()
+  for (auto& ioc : contexts_) work_.push_back(net::make_work_guard(ioc->get_executor()));
   {
     std::lock_guard lock(state_mutex_);
     running_ = true;
     live_threads_ = n;
   }
   sessions_.reopen();
-  net::dispatch(*accept_strand_, [this] { do_accept(); });
+  net::dispatch(contexts_[0]->get_executor(), [this] { do_accept(); });
   endpoint_.make_workers(n);
   for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, i] { run_thread(i); });
 }
@@ -183,7 +189,7 @@ void RpcServer::Impl::run_thread(unsigned i) {
   endpoint_.enter_thread(i);
   for (;;) {
     try {
-      ioc_->run();
+      contexts_[i]->run();
       break;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "soapbench: serve: %s\n", e.what());  // handler threw: keep serving
@@ -200,7 +206,7 @@ void RpcServer::Impl::run_thread(unsigned i) {
 void RpcServer::Impl::stop() {
   {
     std::lock_guard lock(state_mutex_);
-    if (!ioc_) return;
+    if (contexts_.empty()) return;
   }
   for (const std::thread& t : threads_) {
     if (t.get_id() == std::this_thread::get_id()) {
@@ -211,10 +217,7 @@ void RpcServer::Impl::stop() {
   close_listener();
   for (std::thread& t : threads_) t.join();
   threads_.clear();
-  accept_retry_.reset();
-  acceptor_.reset();
-  accept_strand_.reset();
-  ioc_.reset();  // destroys handlers a forced stop left behind (and their sessions)
+  release();
   tls_.reset();
   std::lock_guard lock(state_mutex_);
   running_ = false;
@@ -222,13 +225,23 @@ void RpcServer::Impl::stop() {
 }
 
 void RpcServer::Impl::close_listener() {
-  net::post(*accept_strand_, [this] {
+  net::post(contexts_[0]->get_executor(), [this] {
     beast::error_code ec;
     acceptor_->close(ec);
     accept_retry_->cancel();
   });
+  work_.clear();  // each io_context returns once its sessions have closed
   std::unique_lock lock(state_mutex_);
-  if (!state_cv_.wait_for(lock, kStopGrace, [&] { return live_threads_ == 0; })) ioc_->stop();
+  if (!state_cv_.wait_for(lock, kStopGrace, [&] { return live_threads_ == 0; })) {
+    for (auto& ioc : contexts_) ioc->stop();
+  }
+}
+
+void RpcServer::Impl::release() {
+  work_.clear();
+  accept_retry_.reset();
+  acceptor_.reset();
+  contexts_.clear();  // destroys handlers a forced stop left behind (and their sessions)
 }
 
 void RpcServer::Impl::wait() {
@@ -239,7 +252,9 @@ void RpcServer::Impl::wait() {
 // ------------------------------------------------------------------ accept
 
 void RpcServer::Impl::do_accept() {
-  acceptor_->async_accept(net::make_strand(*ioc_),
+  net::io_context& target = *contexts_[next_context_];
+  next_context_ = (next_context_ + 1) % contexts_.size();
+  acceptor_->async_accept(target.get_executor(),
                           [this](beast::error_code ec, server_detail::SessionSocket s) {
                             on_accept(ec, std::move(s));
                           });

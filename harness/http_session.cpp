@@ -1,7 +1,13 @@
 // The connections of RpcServer (harness/http_session.h), modelled on Beast's http_server_fast and
-// advanced_server_flex examples: one owning Session object per connection (its own strand,
-// preallocated buffers, a deadline on every read and write), keep-alive, each response's header
-// and body sent by one gathered write.
+// advanced_server_flex examples: one owning Session object per connection (on its thread's
+// io_context, preallocated buffers, a deadline on every read and write), keep-alive, each
+// response's header and body sent by one gathered write.
+//
+// Deadlines: each step sets deadline_, a plain time; one watchdog timer per session is re-armed
+// only when a step's deadline falls before the time it is armed for, and when it fires it closes
+// the connection if the current deadline has passed, else waits on for it. Beast's tcp_stream
+// re-armed its timer on every read and write: with one connection that timer is the reactor's
+// earliest, so each re-arming was a timerfd_settime call (two per keep-alive call).
 //
 // A request's life, one async chain: [TLS handshake] → idle wait for the first byte (keep-alive
 // only) → header (header_timeout) → size check (413 before any body byte is read) → body
@@ -21,7 +27,6 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
@@ -36,8 +41,8 @@ constexpr std::size_t kBufferLimit = 1024 * 1024;   // flat_buffer ceiling (head
 constexpr std::size_t kKeepCapacity = 1024 * 1024;  // body storage kept across requests
 constexpr auto kLinger = std::chrono::seconds(2);   // draining a client after a closing response
 
-// The TCP layer of every session, on its connection's strand.
-using TcpStream = beast::basic_stream<tcp, SessionExecutor>;
+using Clock = std::chrono::steady_clock;
+constexpr Clock::time_point kNever = Clock::time_point::max();  // no deadline
 
 }  // namespace
 
@@ -50,29 +55,30 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
   SessionBase(const SessionBase&) = delete;
   SessionBase& operator=(const SessionBase&) = delete;
 
-  // Starts serving (posts onto the session's strand).
+  // Starts serving (dispatched onto the session's thread).
   virtual void run() = 0;
-  // Closes the connection now; called on the session's strand by close_all().
+  // Closes the connection now; called on the session's thread by close_all().
   virtual void abort() = 0;
-  // The session's strand.
-  virtual net::any_io_executor executor() = 0;
+  // The session's io_context executor.
+  virtual SessionExecutor executor() = 0;
 
  protected:
   SessionRegistry& registry_;  // the server's sessions (and through it, config and endpoint)
   bool counted_;               // counts against max_connections (not a 503 rejection)
 };
 
-// One connection: owns the stream, its buffers and timers; every step re-arms a deadline.
+// One connection: owns the stream, its buffers and timers; every step sets a deadline.
 template <class Stream>
 class Session final : public SessionBase {
  public:
   // Whether Stream is the TLS stream.
-  static constexpr bool kTls = !std::is_same_v<Stream, TcpStream>;
+  static constexpr bool kTls = !std::is_same_v<Stream, SessionSocket>;
 
   // A plain connection.
   Session(SessionRegistry& registry, SessionSocket&& socket, bool reject) requires(!kTls)
       : SessionBase(registry, !reject),
         stream_(std::move(socket)),
+        watchdog_(stream_.get_executor()),
         delay_(stream_.get_executor()),
         reject_(reject) {
     init();
@@ -82,12 +88,13 @@ class Session final : public SessionBase {
           bool reject) requires(kTls)
       : SessionBase(registry, !reject),
         stream_(std::move(socket), ctx),
+        watchdog_(stream_.get_executor()),
         delay_(stream_.get_executor()),
         reject_(reject) {
     init();
   }
 
-  // Posts start() onto the session's strand.
+  // Dispatches start() onto the session's thread.
   void run() override {
     net::dispatch(stream_.get_executor(), beast::bind_front_handler(&Session::start, self()));
   }
@@ -98,28 +105,57 @@ class Session final : public SessionBase {
     close_now();
   }
 
-  // The session's strand.
-  net::any_io_executor executor() override { return stream_.get_executor(); }
+  // The session's io_context executor.
+  SessionExecutor executor() override { return stream_.get_executor(); }
 
  private:
   // A reference that keeps this session alive inside its next handler.
   std::shared_ptr<Session> self() { return std::static_pointer_cast<Session>(shared_from_this()); }
-  // The TCP layer: its expiry is the deadline of the current step.
-  TcpStream& tcp() { return beast::get_lowest_layer(stream_); }
+  // The TCP socket under the stream.
+  SessionSocket& socket() { return beast::get_lowest_layer(stream_); }
   // The server's limits and timeouts.
   const ServerConfig& config() const { return registry_.config(); }
 
-  // Preallocates the read buffer and notes the local address.
+  // Preallocates the read buffer, notes the local address, makes plain writes non-blocking.
   void init() {
     buffer_.reserve(kReadChunk);
     beast::error_code ec;
-    local_ = tcp().socket().local_endpoint(ec);
+    local_ = socket().local_endpoint(ec);
+    if constexpr (!kTls) socket().non_blocking(true, ec);  // write() tries without waiting
+  }
+
+  // The current step must end within `d` from now (closed by the watchdog otherwise).
+  void expires_after(Clock::duration d) {
+    deadline_ = Clock::now() + d;
+    if (deadline_ < armed_) arm_watchdog();
+  }
+
+  // The current step has no deadline (processing, which bounds itself).
+  void expires_never() { deadline_ = kNever; }
+
+  // Arms the watchdog for deadline_ (a wait already pending ends with operation_aborted). Its
+  // handler holds the session weakly: a watchdog alone does not keep a closed session alive.
+  void arm_watchdog() {
+    armed_ = deadline_;
+    watchdog_.expires_at(deadline_);
+    watchdog_.async_wait([weak = std::weak_ptr<Session>(self())](beast::error_code ec) {
+      if (std::shared_ptr<Session> s = weak.lock()) s->on_watchdog(ec);
+    });
+  }
+
+  // The watchdog fired: close when the current step is late, else wait for its deadline.
+  void on_watchdog(beast::error_code ec) {
+    if (ec) return;  // re-armed for an earlier deadline, or closed
+    armed_ = kNever;
+    if (deadline_ == kNever) return;  // the next expires_after() arms it again
+    if (Clock::now() >= deadline_) return close_now();
+    arm_watchdog();
   }
 
   // First step: the TLS handshake (within header_timeout), or straight to begin().
   void start() {
     if constexpr (kTls) {
-      tcp().expires_after(config().header_timeout);
+      expires_after(config().header_timeout);
       stream_.async_handshake(ssl::stream_base::server,
                               beast::bind_front_handler(&Session::on_handshake, self()));
     } else {
@@ -136,92 +172,96 @@ class Session final : public SessionBase {
   // Over max_connections: 503 and close; else read the first request.
   void begin() {
     if (reject_) return send_status(http::status::service_unavailable, "too many connections");
-    read_header();
+    next_request(config().header_timeout);
   }
 
-  // Keep-alive: wait for the next request's first byte for up to idle_timeout; the header
-  // deadline starts once it has arrived.
-  void next_request() {
-    if (buffer_.size() > 0) return read_header();  // pipelined: already here
-    tcp().expires_after(config().idle_timeout);
-    stream_.async_read_some(buffer_.prepare(kReadChunk),
-                            beast::bind_front_handler(&Session::on_idle, self()));
-  }
-
-  // The next request's first bytes arrived (or the connection ended).
-  void on_idle(beast::error_code ec, std::size_t n) {
-    if (ec) return close_now();  // idle timeout, peer closed, or stop()
-    buffer_.commit(n);
-    read_header();
-  }
-
-  // Reads a request header within header_timeout, into a fresh parser that reuses storage.
-  void read_header() {
+  // A fresh parser (reusing the previous body's storage) for the next request, whose first byte
+  // may take up to first_byte (keep-alive: idle_timeout), the rest of its header
+  // header_timeout from there.
+  void next_request(Clock::duration first_byte) {
     parser_.emplace();
     parser_->header_limit(kHeaderLimit);
     parser_->body_limit(config().max_body_bytes);
-    parser_->get().body() = std::move(spare_body_);  // reuse the previous body's storage
-    tcp().expires_after(config().header_timeout);
-    http::async_read_header(stream_, buffer_, *parser_,
-                            beast::bind_front_handler(&Session::on_header, self()));
+    parser_->get().body() = std::move(spare_body_);
+    header_done_ = false;
+    if (buffer_.size() == 0) {
+      expires_after(first_byte);
+      return read_more();
+    }
+    // Pipelined: already here. Parsed from a fresh handler, so a burst of pipelined requests
+    // answered without waiting does not nest one call deeper per request.
+    expires_after(config().header_timeout);
+    net::post(stream_.get_executor(), beast::bind_front_handler(&Session::parse, self()));
   }
 
-  // Whether ec is the peer's fault at the HTTP level (answered with a status, then closed).
-  static bool http_error(const beast::error_code& ec) {
-    return &ec.category() == &beast::error_code(http::error::bad_method).category();
+  // Reads what the client sent next, within the current step's deadline.
+  void read_more() {
+    stream_.async_read_some(buffer_.prepare(kReadChunk),
+                            beast::bind_front_handler(&Session::on_read, self()));
   }
 
-  // Limits and malformed headers end the connection with a status; else (100-continue and) body.
-  void on_header(beast::error_code ec, std::size_t) {
-    if (ec == http::error::body_limit) {  // Content-Length above max_body_bytes: no body read
+  // Bytes arrived: the header deadline starts with a request's first byte; then parse.
+  void on_read(beast::error_code ec, std::size_t n) {
+    if (ec) return close_now();  // a deadline, the peer closed or reset, stop()
+    if (buffer_.size() == 0 && !parser_->got_some()) expires_after(config().header_timeout);
+    buffer_.commit(n);
+    parse();
+  }
+
+  // Feeds the parser what is buffered, synchronously (Beast's async_read would post each step
+  // back to the scheduler: an epoll_wait per step): the header, its checks, the body; reads
+  // more when it needs more, processes a complete request.
+  void parse() {
+    for (;;) {
+      if (parser_->is_done()) return process();
+      if (buffer_.size() == 0) return read_more();
+      beast::error_code ec;
+      const std::size_t used = parser_->put(buffer_.data(), ec);
+      buffer_.consume(used);
+      if (ec == http::error::need_more) return read_more();
+      if (ec) return refuse(ec);
+      if (!header_done_ && parser_->is_header_done()) {
+        header_done_ = true;
+        if (!on_header()) return;
+      }
+      if (used == 0 && !parser_->is_done()) return read_more();
+    }
+  }
+
+  // Limits and malformed requests end the connection with a status.
+  void refuse(beast::error_code ec) {
+    if (ec == http::error::body_limit) {  // Content-Length (or chunks) above max_body_bytes
       return send_status(http::status::payload_too_large, "request body too large");
     }
     if (ec == http::error::header_limit) {
       return send_status(http::status::request_header_fields_too_large, "request header too large");
     }
-    if (ec == http::error::end_of_stream || ec == http::error::partial_message) return close_now();
-    if (ec && http_error(ec)) return send_status(http::status::bad_request, "malformed request");
-    if (ec) return close_now();  // header_timeout, reset, stop()
-    const Request& req = parser_->get();
-    if (!parser_->is_done() && beast::iequals(req[http::field::expect], "100-continue")) {
-      continue_.version(11);
-      continue_.result(http::status::continue_);
-      tcp().expires_after(config().request_deadline);
-      return http::async_write(stream_, continue_,
-                               beast::bind_front_handler(&Session::on_continue, self()));
-    }
-    read_body();
+    send_status(http::status::bad_request, "malformed request");
   }
 
-  // "100 Continue" was written: read the body.
+  // The header is complete: the body gets request_deadline; "Expect: 100-continue" is
+  // answered first. False when parsing waits for that answer to be written.
+  bool on_header() {
+    expires_after(config().request_deadline);
+    const Request& req = parser_->get();
+    if (parser_->is_done() || !beast::iequals(req[http::field::expect], "100-continue")) {
+      return true;
+    }
+    continue_.version(11);
+    continue_.result(http::status::continue_);
+    http::async_write(stream_, continue_, beast::bind_front_handler(&Session::on_continue, self()));
+    return false;
+  }
+
+  // "100 Continue" was written: go on with the body.
   void on_continue(beast::error_code ec, std::size_t) {
     if (ec) return close_now();
-    read_body();
-  }
-
-  // Reads the body within request_deadline.
-  void read_body() {
-    tcp().expires_after(config().request_deadline);
-    http::async_read(stream_, buffer_, *parser_,
-                     beast::bind_front_handler(&Session::on_body, self()));
-  }
-
-  // The request is complete (or over max_body_bytes, malformed, late): process or refuse.
-  void on_body(beast::error_code ec, std::size_t) {
-    if (ec == http::error::body_limit) {  // chunked body above max_body_bytes
-      return send_status(http::status::payload_too_large, "request body too large");
-    }
-    if (ec && http_error(ec) && ec != http::error::end_of_stream &&
-        ec != http::error::partial_message) {
-      return send_status(http::status::bad_request, "malformed request");
-    }
-    if (ec) return close_now();  // request_deadline, reset, stop()
-    process();
+    parse();
   }
 
   // Builds the response (RpcEndpoint::handle) and writes it, after respond's delay if any.
   void process() {
-    tcp().expires_never();
+    expires_never();
     Request& req = parser_->get();
     res_.clear();  // header fields
     res_.body().clear();
@@ -245,24 +285,37 @@ class Session final : public SessionBase {
     write();
   }
 
-  // Writes res_ (header and body in one gathered write) within request_deadline.
+  // Writes res_ (header and body in one gathered write) within request_deadline. Plain TCP
+  // tries a non-blocking write first and goes asynchronous only for what the socket did not
+  // take (an answer sent whole is one sendmsg, with no completion through the scheduler).
   void write() {
-    tcp().expires_after(config().request_deadline);
-    http::async_write(stream_, res_, beast::bind_front_handler(&Session::on_write, self()));
+    expires_after(config().request_deadline);
+    serializer_.emplace(res_);
+    if constexpr (!kTls) {
+      beast::error_code ec;
+      while (!serializer_->is_done()) {
+        http::write_some(socket(), *serializer_, ec);
+        if (ec == net::error::would_block) break;
+        if (ec) return on_write(ec, 0);
+      }
+      if (serializer_->is_done()) return on_write({}, 0);
+    }
+    http::async_write(stream_, *serializer_, beast::bind_front_handler(&Session::on_write, self()));
   }
 
   // Written: release oversized storage, then the next request or a graceful close.
   void on_write(beast::error_code ec, std::size_t) {
+    serializer_.reset();
     if (res_.body().owned.capacity() > kKeepCapacity) std::string().swap(res_.body().owned);
     res_.body().clear();
     if (ec) return close_now();
     if (closing_) return graceful_close();
-    next_request();
+    next_request(config().idle_timeout);
   }
 
   // A plain-text answer that ends the connection (limits, malformed HTTP, 503).
   void send_status(http::status status, std::string_view text) {
-    tcp().expires_never();
+    expires_never();
     res_.clear();
     res_.body().clear();
     res_.version(11);
@@ -278,12 +331,12 @@ class Session final : public SessionBase {
   // After a closing response: TLS close_notify, or TCP half-close and a bounded drain of what
   // the client still sends (so it reads our response instead of a reset); nothing is buffered.
   void graceful_close() {
-    tcp().expires_after(kLinger);
+    expires_after(kLinger);
     if constexpr (kTls) {
       stream_.async_shutdown(beast::bind_front_handler(&Session::on_shutdown, self()));
     } else {
       beast::error_code ec;
-      tcp().socket().shutdown(tcp::socket::shutdown_send, ec);
+      socket().shutdown(tcp::socket::shutdown_send, ec);
       if (ec) return close_now();
       buffer_.clear();
       drain();
@@ -295,8 +348,8 @@ class Session final : public SessionBase {
 
   // Reads and discards what the client still sends, until EOF or kLinger.
   void drain() {
-    tcp().async_read_some(buffer_.prepare(kReadChunk),
-                          beast::bind_front_handler(&Session::on_drain, self()));
+    socket().async_read_some(buffer_.prepare(kReadChunk),
+                             beast::bind_front_handler(&Session::on_drain, self()));
   }
 
   // One drained read: go on, or close at EOF, deadline or stop().
@@ -308,28 +361,34 @@ class Session final : public SessionBase {
   // Shuts the socket down and closes it; pending handlers end with an error.
   void close_now() {
     delay_.cancel();
+    watchdog_.cancel();
     beast::error_code ec;
-    tcp().socket().shutdown(tcp::socket::shutdown_both, ec);
-    tcp().close();
+    socket().shutdown(tcp::socket::shutdown_both, ec);
+    socket().close(ec);
   }
 
-  Stream stream_;                            // the connection; tcp() holds the deadline
-  beast::flat_buffer buffer_{kBufferLimit};  // bytes read, not yet parsed
+  Stream stream_;                                                  // the connection
+  beast::flat_buffer buffer_{kBufferLimit};                        // bytes read, not yet parsed
   std::optional<http::request_parser<http::string_body>> parser_;  // this request's parser
-  std::string spare_body_;                     // request body storage between requests
-  Response res_;                               // the response; body storage reused
-  http::response<http::empty_body> continue_;  // "100 Continue"
-  net::steady_timer delay_;                    // respond's delay (never blocks a thread)
-  tcp::endpoint local_;                        // our address (WSDL when bound to any)
-  bool reject_;                                // over max_connections: 503 and close
-  bool closing_ = false;                       // close after the current response
-  bool aborted_ = false;                       // stop() closed this session
+  std::string spare_body_;  // request body storage between requests
+  Response res_;            // the response; body storage reused
+  std::optional<http::response_serializer<ResponseBody>> serializer_;  // writing res_
+  http::response<http::empty_body> continue_;                          // "100 Continue"
+  SessionTimer watchdog_;                // closes the connection at a late deadline_
+  SessionTimer delay_;                   // respond's delay (never blocks a thread)
+  Clock::time_point deadline_ = kNever;  // the current step's deadline
+  Clock::time_point armed_ = kNever;     // when the watchdog fires (kNever: not armed)
+  tcp::endpoint local_;                  // our address (WSDL when bound to any)
+  bool reject_;                          // over max_connections: 503 and close
+  bool header_done_ = false;             // this request's header was checked
+  bool closing_ = false;                 // close after the current response
+  bool aborted_ = false;                 // stop() closed this session
 };
 
 // A plain HTTP connection.
-using PlainSession = Session<TcpStream>;
+using PlainSession = Session<SessionSocket>;
 // An HTTPS connection.
-using TlsSession = Session<beast::ssl_stream<TcpStream>>;
+using TlsSession = Session<beast::ssl_stream<SessionSocket>>;
 
 // ------------------------------------------------------------------ SessionRegistry
 
@@ -339,7 +398,7 @@ void SessionRegistry::reopen() {
 }
 
 bool SessionRegistry::admit(SessionSocket socket, ssl::context* tls) {
-  // Only the accept strand adds to active_ (sessions only leave), so check-then-add cannot
+  // Only the acceptor's thread adds to active_ (sessions only leave), so check-then-add cannot
   // overshoot.
   const bool reject = active_.load() >= config_.max_connections;
   if (!reject) active_.fetch_add(1);
@@ -360,7 +419,7 @@ bool SessionRegistry::admit(SessionSocket socket, ssl::context* tls) {
 
 void SessionRegistry::close_all() {
   // Collected under the lock, released outside it: the last reference to a session may be ours,
-  // and its destructor takes mutex_ (forget()).
+  // and its destructor takes mutex_ (forget()). Each abort runs on its session's thread.
   std::vector<std::shared_ptr<SessionBase>> live;
   {
     std::lock_guard lock(mutex_);

@@ -10,7 +10,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
-#include <boost/asio/strand.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include "harness/http_server.h"
 #include "harness/rpc_endpoint.h"
@@ -20,12 +20,15 @@ namespace sb::server_detail {
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 
-// A connection's executor, its strand, named by type: held in an any_io_executor (Beast's
-// tcp_stream), a strand does not fit the small-object buffer, so every rebinding of it by an
-// async operation allocated (25 allocations per keep-alive call; README "Servers under load").
-using SessionExecutor = net::strand<net::io_context::executor_type>;
-// An accepted socket bound to its connection's strand.
+// A connection's executor: its thread's io_context, named by type. Each I/O thread runs an
+// io_context of its own, so a connection's handlers never run concurrently and need no strand
+// (a strand cost a scheduler round, and with it an epoll_wait, per completion); held in an
+// any_io_executor a strand also allocated on every rebinding (README "Servers under load").
+using SessionExecutor = net::io_context::executor_type;
+// An accepted socket bound to its connection's io_context.
 using SessionSocket = tcp::socket::rebind_executor<SessionExecutor>::other;
+// A timer on a connection's io_context.
+using SessionTimer = net::steady_timer::rebind_executor<SessionExecutor>::other;
 
 class SessionBase;  // a live connection, whatever its stream (http_session.cpp)
 
@@ -47,9 +50,9 @@ class SessionRegistry {
   void reopen();
   // Starts serving a new connection (over TLS when tls is set); beyond max_connections it is
   // answered 503 and closed. False once close_all() began (the connection is dropped). Called
-  // on the accept strand only.
+  // on the acceptor's thread only.
   bool admit(SessionSocket socket, ssl::context* tls);
-  // Admits nothing more and closes every live session, each on its own strand.
+  // Admits nothing more and closes every live session, each on its own thread.
   void close_all();
   // Removes a session (from its destructor).
   void forget(SessionBase* s, bool counted);
