@@ -107,6 +107,7 @@ void PointRun::open_window() {
 void PointRun::close_window() {
   stopping_ = true;
   schedule_timer_.cancel();
+  for (LoadConnection* c : idle_) c->disarm();
   // Calls due in the window still waiting: due before its end, and at or after its start.
   std::uint64_t first_in_window = first_pending_;
   while (first_in_window < next_due_ && due_time(first_in_window) < window_start_)
@@ -146,7 +147,7 @@ void PointRun::start(LoadConnection& c, LoadClock::time_point due) {
 }
 
 void PointRun::next_call(LoadConnection& c) {
-  if (stopping_) return;
+  if (stopping_) return c.disarm();
   if (config_.mode == LoadMode::closed) return start(c, LoadClock::now());
   idle_.push_back(&c);
   dispatch();
