@@ -419,7 +419,8 @@ class WrkTest(Tmp):
 
 class LoadBenchTest(Tmp):
     """tools/load_bench on a slice: our server, XML-RPC, respond.2500B, a closed sweep of 1 and 2
-    connections and the open sweep at fractions of the closed peak; every point in its JSON."""
+    connections, the open sweep at fractions of the closed peak and (with nginx) the capacity
+    step at 4 connections; every point in its JSON."""
 
     def test_slice(self):
         out = os.path.join(self.tmp, "load_bench.json")
@@ -427,7 +428,8 @@ class LoadBenchTest(Tmp):
             ["/usr/bin/python3", os.path.join(REPO, "tools", "load_bench"), "--build-dir",
              os.path.dirname(SOAPBENCH), "--servers", "soapbench-default", "--families", "xmlrpc",
              "--calls", "respond.2500B", "--connections", "1,2", "--duration", "0.3", "--warmup",
-             "0.1", "--open-family", "xmlrpc", "--machine", "unit-test", "--json", out],
+             "0.1", "--open-family", "xmlrpc", "--capacity-connections", "4", "--machine",
+             "unit-test", "--json", out],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         with open(out, encoding="utf-8") as f:
@@ -446,6 +448,18 @@ class LoadBenchTest(Tmp):
             self.assertGreater(p["calls"], 0, p)
             self.assertIsNotNone(p["server_cpu_us_per_call"], p)
         self.assertIn("2 sweeps, 8 points, 0 with errors", proc.stdout)
+        cap = doc["capacity"]
+        if cap is None:  # no nginx here
+            self.assertIn("no capacity step", proc.stderr)
+            return
+        (p,) = cap["points"]
+        self.assertEqual((cap["server"], cap["call"], p["connections"]), ("nginx", "getRate", 4))
+        self.assertEqual(p["errors_total"], 0, p)
+        cpu_s = p["generator_cpu_share"] * p["elapsed_s"] * p["generator_threads"]
+        self.assertAlmostEqual(cap["ceiling_tps"], p["calls"] / cpu_s * cap["generator_cpus"],
+                               delta=1)
+        self.assertGreaterEqual(cap["ceiling_tps"], 0.95 * p["tps"])  # share <= 1 per thread
+        self.assertIn("generator ceiling", proc.stdout)
 
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1] + sys.argv[1:], verbosity=2)
