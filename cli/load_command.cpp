@@ -25,21 +25,22 @@ namespace {
 
 // Everything the options set.
 struct LoadOptions {
-  std::string url;                       // the server
-  std::string protocol;                  // --protocol
-  std::string style;                     // --style
-  std::string call;                      // corpus call name
-  std::string server_parser;             // X-Parser
-  std::vector<std::size_t> connections;  // closed: each a point; open: the pool (one value)
-  std::vector<double> rates;             // open loop: each a point
-  double duration_s = 5;                 // measured window per point
-  double warmup_s = 1;                   // before each window
-  int timeout_ms = 2000;                 // per call
-  std::uint32_t decode_every = 64;       // 1 answer in this many decoded in full
-  std::uint64_t max_drift_ulps = 0;      // doubles of the answer may differ this much
-  int server_pid = 0;                    // the server process to sample
-  std::string corpus_dir;                // empty: default_corpus_dir()
-  std::string json_out;                  // --json FILE
+  std::string url;                              // the server
+  std::string protocol;                         // --protocol
+  std::string style;                            // --style
+  std::string call;                             // corpus call name
+  std::string server_parser;                    // X-Parser
+  std::vector<std::size_t> connections;         // closed: each a point; open: the pool (one value)
+  std::vector<double> rates;                    // open loop: each a point
+  double duration_s = 5;                        // measured window per point
+  double warmup_s = 1;                          // before each window
+  int timeout_ms = 2000;                        // per call
+  std::uint32_t decode_every = 64;              // 1 answer in this many decoded in full
+  std::uint64_t max_drift_ulps = 0;             // doubles of the answer may differ this much
+  int server_pid = 0;                           // the server process to sample
+  std::size_t threads = PointConfig{}.threads;  // generator threads
+  std::string corpus_dir;                       // empty: default_corpus_dir()
+  std::string json_out;                         // --json FILE
 };
 
 // The open-loop pool when --connections is not given with --rate.
@@ -62,6 +63,7 @@ std::vector<PointConfig> plan(const LoadOptions& o) {
   base.timeout = std::chrono::milliseconds(o.timeout_ms);
   base.decode_every = o.decode_every;
   base.server_pid = o.server_pid;
+  base.threads = o.threads;
   std::vector<PointConfig> points;
   if (o.rates.empty()) {
     for (std::size_t n : o.connections.empty() ? std::vector<std::size_t>{1} : o.connections) {
@@ -98,7 +100,7 @@ LoadCall load_call(const LoadOptions& o, Url& url, LoadContext& context) {
     context = {o.url,           std::string(rpc::family_name(*family)),
                call.name,       call.operation,
                o.server_parser, call.request.size(),
-               o.server_pid};
+               o.server_pid,    o.threads};
     return call;
   } catch (const std::exception& e) {
     fail(e.what());
@@ -169,6 +171,12 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
       ->capture_default_str();
   cmd->add_option("--max-drift-ulps", o.max_drift_ulps,
                   "Doubles in the answer may differ this many units in the last place (xmlrpc-c)")
+      ->capture_default_str();
+  cmd->add_option("--threads", o.threads,
+                  "Generator threads, each with its own connections (closed loop: connection i on "
+                  "thread i mod T) and, open loop, its share of the schedule (call k on thread k "
+                  "mod T); at most one per connection. generator_cpu_share is per thread")
+      ->check(CLI::Range(1, 1024))
       ->capture_default_str();
   cmd->add_option("--server-pid", o.server_pid,
                   "The server's process: its CPU per call and memory from /proc (absent: those "

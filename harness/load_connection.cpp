@@ -1,6 +1,7 @@
 #include "harness/load_connection.h"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
 
@@ -26,15 +27,16 @@ LoadConnection::LoadConnection(asio::io_context& ioc, LoadSink& sink, const Load
       index_(index),
       timeout_(config.timeout),
       socket_(ioc),
-      timer_(ioc),
+      watchdog_(ioc),
+      pause_(ioc),
       judge_(call, config.decode_every) {}
 
 void LoadConnection::start(LoadClock::time_point due) {
   due_ = due;
+  deadline_ = LoadClock::now() + timeout_;
   busy_ = true;
   timed_out_ = false;
-  ++generation_;
-  arm_timer();
+  watch();
   reused_ = socket_.is_open();
   if (reused_) {
     write();
@@ -44,20 +46,35 @@ void LoadConnection::start(LoadClock::time_point due) {
 }
 
 void LoadConnection::after(std::chrono::nanoseconds delay, std::function<void()> then) {
-  timer_.expires_after(delay);
-  timer_.async_wait([then = std::move(then)](error_code ec) {
+  pause_.expires_after(delay);
+  pause_.async_wait([then = std::move(then)](error_code ec) {
     if (!ec) then();
   });
 }
 
-void LoadConnection::arm_timer() {
-  timer_.expires_after(timeout_);
-  timer_.async_wait([this, g = generation_](error_code ec) {
-    if (ec || g != generation_ || !busy_) return;
-    timed_out_ = true;
-    error_code ignored;
-    socket_.close(ignored);  // the pending operation ends with operation_aborted
+void LoadConnection::disarm() {
+  if (busy_ || armed_ == LoadClock::time_point::max()) return;
+  armed_ = LoadClock::time_point::max();
+  watchdog_.cancel();
+}
+
+void LoadConnection::watch() {
+  if (armed_ <= deadline_) return;  // it fires in time and then looks at the current deadline
+  armed_ = deadline_;
+  watchdog_.expires_at(armed_);  // a later wait still pending ends with operation_aborted
+  watchdog_.async_wait([this, expiry = armed_](error_code ec) {
+    if (!ec) on_watchdog(expiry);
   });
+}
+
+void LoadConnection::on_watchdog(LoadClock::time_point expiry) {
+  if (expiry != armed_) return;  // re-armed (earlier) since this wait began
+  armed_ = LoadClock::time_point::max();
+  if (!busy_) return;  // idle: the next call arms it again
+  if (LoadClock::now() < deadline_) return watch();
+  timed_out_ = true;
+  error_code ignored;
+  socket_.close(ignored);  // the pending operation ends with operation_aborted
 }
 
 void LoadConnection::connect() {
@@ -65,20 +82,35 @@ void LoadConnection::connect() {
     if (ec) return fail(LoadError::connect, timed_out_ ? "connect timed out" : ec.message());
     ++connects_;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+    socket_.non_blocking(true, ec);  // write(): a send that would block returns at once
     write();
   });
 }
 
 void LoadConnection::write() {
-  asio::async_write(socket_, asio::buffer(call_.request), [this](error_code ec, std::size_t) {
-    if (!ec) return read();
-    if (!timed_out_ && retry_stale()) return;
-    fail(timed_out_ ? LoadError::timeout : LoadError::io, "write: " + ec.message());
-  });
+  // The request is small: the socket almost always takes it whole at once. The read starts
+  // from the queue, after the handlers already due: by then the answer has often arrived, and
+  // the read's first attempt (Asio reads at once when it starts) finds it, without a wasted
+  // read and a wait for readiness.
+  error_code ec;
+  const std::size_t sent = socket_.write_some(asio::buffer(call_.request), ec);
+  if (!ec && sent == call_.request.size())
+    return asio::post(socket_.get_executor(), [this] { read(); });
+  if (ec && ec != asio::error::would_block) return write_failed(ec);
+  asio::async_write(socket_, asio::buffer(call_.request) + sent,
+                    [this](error_code ec, std::size_t) {
+                      if (ec) return write_failed(ec);
+                      read();
+                    });
+}
+
+void LoadConnection::write_failed(const error_code& ec) {
+  if (!timed_out_ && retry_stale()) return;
+  fail(timed_out_ ? LoadError::timeout : LoadError::io, "write: " + ec.message());
 }
 
 void LoadConnection::read() {
-  parser_.emplace();
+  parser_.emplace(body_);
   parser_->body_limit(kMaxAnswerBytes);
   http::async_read(socket_, buffer_, *parser_, [this](error_code ec, std::size_t) {
     if (!ec) return on_answer();
@@ -89,12 +121,10 @@ void LoadConnection::read() {
 }
 
 void LoadConnection::on_answer() {
-  const auto& answer = parser_->get();
   bool decoded = false;
-  const std::optional<LoadError> error =
-      judge_.judge(static_cast<int>(answer.result_int()), answer.body(), decoded);
+  const std::optional<LoadError> error = judge_.judge(parser_->status(), body_, decoded);
   if (error) why_ = judge_.why();
-  if (!answer.keep_alive()) drop();
+  if (!parser_->keep_alive()) drop();
   finish(error, true, decoded);
 }
 
@@ -113,8 +143,7 @@ void LoadConnection::fail(LoadError kind, const std::string& what) {
 }
 
 void LoadConnection::finish(std::optional<LoadError> error, bool answered, bool decoded) {
-  busy_ = false;
-  timer_.cancel();
+  busy_ = false;  // the watchdog stays armed: it finds the connection idle or a later call
   sink_.call_done(*this, {due_, LoadClock::now(), error, answered, decoded});
 }
 

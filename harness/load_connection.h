@@ -1,6 +1,10 @@
-// LoadConnection: one keep-alive connection of a load run, owning its socket, its per-call
-// timer and its answer judge; each call is a straight asynchronous chain connect (when needed) →
-// write → read → judge → tell the run (LoadSink), which starts the next call.
+// LoadConnection: one keep-alive connection of a load run, owning its socket, its watchdog and
+// its answer judge; each call is a straight chain connect (when needed) → write (at once when the
+// socket takes it, else asynchronous) → read → judge → tell the run (LoadSink), which starts the
+// next call. The watchdog is lazy: a call's deadline is a plain member, and the timer is armed
+// only when nothing earlier is armed; when it fires it closes the socket of a call past its
+// deadline or waits again until the current call's deadline. So a call costs no timer syscall or
+// handler, and no call is ever allowed more than the timeout.
 #pragma once
 
 #include <chrono>
@@ -15,10 +19,9 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/string_body.hpp>
 
 #include "harness/load_answer_judge.h"
+#include "harness/load_answer_parser.h"
 #include "harness/load_call.h"
 #include "harness/load_point.h"
 
@@ -56,6 +59,9 @@ class LoadConnection {
   void start(LoadClock::time_point due);
   // Runs `then` after `delay` (idle only; a pause before retrying a refused connect).
   void after(std::chrono::nanoseconds delay, std::function<void()> then);
+  // Disarms the watchdog of an idle connection, so that nothing of it keeps the io_context
+  // running (the run has ended; a later start() arms it again).
+  void disarm();
   // Its position in the run (0 ..).
   std::size_t index() const { return index_; }
   // Connections made so far.
@@ -64,9 +70,13 @@ class LoadConnection {
   const std::string& why() const { return why_; }
 
  private:
-  void arm_timer();
+  // Arms the watchdog for deadline_ unless it is armed for that time or earlier.
+  void watch();
+  // The watchdog fired for `expiry`: time the call out, or wait on until its deadline.
+  void on_watchdog(LoadClock::time_point expiry);
   void connect();
   void write();
+  void write_failed(const boost::system::error_code& ec);
   void read();
   void on_answer();
   // A reused connection the server had closed: reconnect once and send again.
@@ -81,18 +91,20 @@ class LoadConnection {
   std::size_t index_;                                          // position in the run
   std::chrono::nanoseconds timeout_;                           // per call
   boost::asio::ip::tcp::socket socket_;                        // the connection, when open
-  boost::asio::steady_timer timer_;                            // the call's deadline, or a pause
+  boost::asio::steady_timer watchdog_;                         // fires at armed_
+  boost::asio::steady_timer pause_;                            // after(): a pause
   boost::beast::flat_buffer buffer_;                           // bytes read past an answer
-  std::optional<boost::beast::http::response_parser<boost::beast::http::string_body>>
-      parser_;                    // one per answer
-  AnswerJudge judge_;             // right or wrong
-  LoadClock::time_point due_;     // the current call's due time
-  std::uint64_t generation_ = 0;  // calls started: stale timers
-  std::uint64_t connects_ = 0;    // connections made
-  bool busy_ = false;             // a call is in flight
-  bool timed_out_ = false;        // the deadline closed the socket
-  bool reused_ = false;           // the call began on an open one
-  std::string why_;               // the last failure
+  std::optional<AnswerParser> parser_;                         // one per answer (no allocation)
+  std::string body_;                // the answer's body, its capacity reused
+  AnswerJudge judge_;               // right or wrong
+  LoadClock::time_point due_;       // the current call's due time
+  LoadClock::time_point deadline_;  // the current call's end: start + timeout
+  LoadClock::time_point armed_ = LoadClock::time_point::max();  // the watchdog's; max: unarmed
+  std::uint64_t connects_ = 0;                                  // connections made
+  bool busy_ = false;                                           // a call is in flight
+  bool timed_out_ = false;                                      // the deadline closed the socket
+  bool reused_ = false;                                         // the call began on an open one
+  std::string why_;                                             // the last failure
 };
 
 }  // namespace sb

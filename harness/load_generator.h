@@ -1,6 +1,7 @@
 // The load generator (soapbench load): drives one point of a run, a closed loop of N
-// connections or an open loop at a fixed rate, against any HTTP server of the contract, on one
-// thread (Asio), and measures it (harness/load_point.h).
+// connections or an open loop at a fixed rate, against any HTTP server of the contract, on
+// PointConfig::threads threads (Asio, an io_context each: harness/load_shard.h), and measures it
+// (harness/load_point.h), the threads' figures merged.
 #pragma once
 
 #include "harness/http_request.h"

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "harness/latency_histogram.h"
 
@@ -43,6 +44,8 @@ struct PointConfig {
   std::chrono::nanoseconds timeout{2'000'000'000};   // per call: connect, write and read
   std::uint32_t decode_every = 64;                   // 1 answer in this many is decoded in full
   int server_pid = 0;                                // > 0: the server's CPU and memory are read
+  std::size_t threads =
+      1;  // generator threads, each its own connections (at most 1 per connection)
 };
 
 // The server process's counters at one moment (/proc/PID/stat and status).
@@ -63,12 +66,15 @@ struct PointResult {
   std::uint64_t reconnects = 0;        // connections re-made (server close, errors)
   std::uint64_t unsent = 0;            // open loop: calls due in the window never sent
   std::size_t connections_served = 0;  // connections that got at least one answer in the window
-  double generator_cpu_s = 0;          // this process's CPU time over the window
+  double generator_cpu_s = 0;          // this process's CPU time (every thread) over the window
+  std::vector<std::uint64_t> thread_calls;     // right answers per generator thread that drove it
   std::optional<ProcessSample> server_before;  // at the window's start (with server_pid)
   std::optional<ProcessSample> server_after;   // after the last answer (with server_pid)
 
   // Errors of every kind.
   std::uint64_t error_total() const;
+  // The generator threads that drove the point (at least 1).
+  std::size_t threads() const { return thread_calls.empty() ? 1 : thread_calls.size(); }
   // Right answers per second.
   double tps() const { return elapsed_s > 0 ? static_cast<double>(calls) / elapsed_s : 0; }
   // The server's CPU µs per right answer; nullopt without server samples or answers.

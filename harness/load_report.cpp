@@ -71,7 +71,7 @@ void context_json(rpc::DirectJsonWriter& w, const LoadContext& c) {
   else
     w.null_value();
   w.key("generator_threads");
-  w.int_value(1);
+  w.int_value(static_cast<std::int64_t>(c.threads));
   w.key("histogram_relative_error");
   w.double_value(LatencyHistogram::kMaxRelativeError);
   w.end_object();
@@ -124,7 +124,7 @@ void point_json(rpc::DirectJsonWriter& w, const LoadPoint& p) {
       {"tps", r.tps()},
       {"min_us", us(r.latency.min())},
       {"max_us", us(r.latency.max())},
-      {"generator_cpu_share", r.generator_cpu_s / r.elapsed_s}};
+      {"generator_cpu_share", r.generator_cpu_s / r.elapsed_s / static_cast<double>(r.threads())}};
   for (const auto& [key, value] : numbers) {
     w.key(key);
     w.double_value(value);
@@ -139,11 +139,16 @@ void point_json(rpc::DirectJsonWriter& w, const LoadPoint& p) {
       {"decode_every", c.decode_every},
       {"reconnects", r.reconnects},
       {"unsent", r.unsent},
-      {"connections_served", r.connections_served}};
+      {"connections_served", r.connections_served},
+      {"generator_threads", r.threads()}};
   for (const auto& [key, value] : counts) {
     w.key(key);
     w.int_value(static_cast<std::int64_t>(value));
   }
+  w.key("thread_calls");
+  w.start_array();
+  for (std::uint64_t n : r.thread_calls) w.int_value(static_cast<std::int64_t>(n));
+  w.end_array();
   errors_json(w, r);
   server_json(w, r);
   w.end_object();

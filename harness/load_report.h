@@ -19,6 +19,7 @@ struct LoadContext {
   std::string server_parser;      // sent as X-Parser; empty: none
   std::size_t request_bytes = 0;  // head and body of each request
   int server_pid = 0;             // 0: no server figures
+  std::size_t threads = 1;        // generator threads asked for (--threads)
 };
 
 // One measured point with how it was driven.

@@ -7,6 +7,10 @@ xmlrpc_c_server with --max-conn 1 at 2 connections (the second connection is nev
 counted as `unserved`), and the cross-check with wrk (WrkTest: the same server and connections,
 TPS within 10%).
 
+ThreadsTest: --threads splits the connections and the open-loop schedule across threads and
+merges what they measured (every connection served, the calls the sum of the threads', the rate
+kept, one thread's errors counted beside the other's right answers).
+
 Environment: SB_SOAPBENCH (the soapbench executable), SB_XMLRPC_C_SERVER and SB_WRK (optional).
 Usage: tests/load/test_load.py [TestClass ...]
 """
@@ -35,7 +39,7 @@ POINT_FIELDS = ["mode", "connections", "rate", "duration_s", "warmup_s", "timeou
                 "calls", "tps", "p50_us", "p90_us", "p99_us", "p999_us", "min_us", "max_us",
                 "errors", "errors_total", "first_error", "decoded", "decode_every", "reconnects",
                 "unsent", "connections_served", "server_cpu_us_per_call", "server_rss_kb",
-                "server_peak_rss_kb", "generator_cpu_share"]
+                "server_peak_rss_kb", "generator_cpu_share", "generator_threads", "thread_calls"]
 sys.dont_write_bytecode = True
 
 
@@ -129,6 +133,7 @@ class OurServerTest(Tmp):
                          ("soap11-doc-literal", "getRate", "getRate"))
         self.assertEqual(ctx["server_pid"], self.server.proc.pid)
         self.assertLessEqual(ctx["histogram_relative_error"], 0.01)
+        self.assertEqual(ctx["generator_threads"], 1)
         self.assertEqual([(p["mode"], p["connections"]) for p in doc["points"]],
                          [("closed", 1), ("closed", 4)])
         for p in doc["points"]:
@@ -143,6 +148,7 @@ class OurServerTest(Tmp):
             self.assertGreater(p["decoded"], 0)  # answers decoded against the contract
             self.assertGreaterEqual(p["decoded"], p["calls"] // 16 - 1)
             self.assertEqual(p["connections_served"], p["connections"])
+            self.assertEqual((p["generator_threads"], p["thread_calls"]), (1, [p["calls"]]))
             self.assertTrue(0 < p["min_us"] <= p["p50_us"] <= p["p90_us"] <= p["p99_us"]
                             <= p["p999_us"] <= p["max_us"] * 1.004, p)
             self.assertGreater(p["server_cpu_us_per_call"], 0)
@@ -196,6 +202,106 @@ class OurServerTest(Tmp):
         self.assertEqual(proc.returncode, 1)
         self.assertIn("noSuchCall", proc.stderr)
         self.assertIsNone(doc)
+
+
+class PerConnectionAnswer(http.server.BaseHTTPRequestHandler):
+    """Answers every POST on the server's first connection with `answers[0]`, on the second with
+    `answers[1]`, and so on (keep-alive)."""
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        with self.server.lock:
+            self.answer = self.server.answers[self.server.connections % len(self.server.answers)]
+            self.server.connections += 1
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/xml")
+        self.send_header("Content-Length", str(len(self.answer)))
+        self.end_headers()
+        self.wfile.write(self.answer)
+
+    def log_message(self, *args):
+        pass
+
+
+class ThreadsTest(Tmp):
+    """--threads T: connection i on thread i mod T, open-loop call k on thread k mod T, the
+    threads' results merged."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server([SOAPBENCH, "serve", "--threads", "1", "--port", "0"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def test_closed_loop_split_and_merged(self):
+        proc, doc = self.load(self.server.url, "--protocol", "soap11", "--call", "getRate",
+                              "--connections", "4", "--threads", "2", "--duration", "0.5",
+                              "--warmup", "0.1")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(doc["context"]["generator_threads"], 2)
+        (p,) = doc["points"]
+        self.assertEqual(p["errors_total"], 0, p["first_error"])
+        self.assertEqual(p["connections_served"], 4)
+        self.assertEqual(p["generator_threads"], 2)
+        self.assertEqual(len(p["thread_calls"]), 2)
+        self.assertEqual(sum(p["thread_calls"]), p["calls"])
+        self.assertTrue(all(n > 0 for n in p["thread_calls"]), p["thread_calls"])
+        self.assertGreater(p["generator_cpu_share"], 0)
+        self.assertLessEqual(p["generator_cpu_share"], 1.05)  # per thread
+
+    def test_open_loop_keeps_the_rate(self):
+        proc, doc = self.load(self.server.url, "--protocol", "jsonrpc", "--call", "add",
+                              "--rate", "400", "--connections", "4", "--threads", "2",
+                              "--duration", "1.5", "--warmup", "0.2")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        (p,) = doc["points"]
+        self.assertEqual(p["errors_total"], 0, p["first_error"])
+        # 600 calls due in the window, every other one on each thread; generous bounds only.
+        self.assertLess(abs(p["tps"] - 400) / 400, 0.5, p)
+        self.assertLessEqual(p["calls"] + p["unsent"], 601)
+        self.assertEqual(sum(p["thread_calls"]), p["calls"])
+        for n in p["thread_calls"]:
+            self.assertLess(abs(n - p["calls"] / 2), 0.1 * p["calls"] + 2, p["thread_calls"])
+
+    def test_at_most_one_thread_per_connection(self):
+        proc, doc = self.load(self.server.url, "--protocol", "xmlrpc", "--call", "add",
+                              "--connections", "2", "--threads", "4", "--duration", "0.3",
+                              "--warmup", "0")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(doc["context"]["generator_threads"], 4)
+        (p,) = doc["points"]
+        self.assertEqual(p["generator_threads"], 2)
+        self.assertEqual(p["connections_served"], 2)
+
+    def test_one_threads_errors_counted(self):
+        # Two connections, one per thread: the server answers the first connection right and
+        # the second with a fault, so one thread has only right answers and the other only errors.
+        answers = []
+        for name in ("xmlrpc/add.response.xml", "xmlrpc/fail.fault.xml"):
+            with open(os.path.join(CORPUS, name), "rb") as f:
+                answers.append(f.read())
+        httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PerConnectionAnswer)
+        httpd.answers, httpd.connections, httpd.lock = answers, 0, threading.Lock()
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        self.addCleanup(httpd.server_close)
+        self.addCleanup(httpd.shutdown)
+        proc, doc = self.load(f"http://127.0.0.1:{httpd.server_address[1]}", "--protocol",
+                              "xmlrpc", "--call", "add", "--connections", "2", "--threads", "2",
+                              "--duration", "0.3", "--warmup", "0", cpu=0)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        (p,) = doc["points"]
+        self.assertGreater(p["errors"]["fault"], 0, p)
+        self.assertEqual(p["errors_total"], p["errors"]["fault"])
+        self.assertTrue(p["first_error"].startswith("fault: "), p["first_error"])
+        self.assertEqual(p["connections_served"], 2)
+        self.assertEqual(sorted(n > 0 for n in p["thread_calls"]), [False, True], p)
+        self.assertEqual(sum(p["thread_calls"]), p["calls"])
 
 
 class WrongAnswerTest(Tmp):
@@ -313,7 +419,8 @@ class WrkTest(Tmp):
 
 class LoadBenchTest(Tmp):
     """tools/load_bench on a slice: our server, XML-RPC, respond.2500B, a closed sweep of 1 and 2
-    connections and the open sweep at fractions of the closed peak; every point in its JSON."""
+    connections, the open sweep at fractions of the closed peak and (with nginx) the capacity
+    step at 4 connections; every point in its JSON."""
 
     def test_slice(self):
         out = os.path.join(self.tmp, "load_bench.json")
@@ -321,7 +428,8 @@ class LoadBenchTest(Tmp):
             ["/usr/bin/python3", os.path.join(REPO, "tools", "load_bench"), "--build-dir",
              os.path.dirname(SOAPBENCH), "--servers", "soapbench-default", "--families", "xmlrpc",
              "--calls", "respond.2500B", "--connections", "1,2", "--duration", "0.3", "--warmup",
-             "0.1", "--open-family", "xmlrpc", "--machine", "unit-test", "--json", out],
+             "0.1", "--open-family", "xmlrpc", "--capacity-connections", "4", "--machine",
+             "unit-test", "--json", out],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
         with open(out, encoding="utf-8") as f:
@@ -340,6 +448,18 @@ class LoadBenchTest(Tmp):
             self.assertGreater(p["calls"], 0, p)
             self.assertIsNotNone(p["server_cpu_us_per_call"], p)
         self.assertIn("2 sweeps, 8 points, 0 with errors", proc.stdout)
+        cap = doc["capacity"]
+        if cap is None:  # no nginx here
+            self.assertIn("no capacity step", proc.stderr)
+            return
+        (p,) = cap["points"]
+        self.assertEqual((cap["server"], cap["call"], p["connections"]), ("nginx", "getRate", 4))
+        self.assertEqual(p["errors_total"], 0, p)
+        cpu_s = p["generator_cpu_share"] * p["elapsed_s"] * p["generator_threads"]
+        self.assertAlmostEqual(cap["ceiling_tps"], p["calls"] / cpu_s * cap["generator_cpus"],
+                               delta=1)
+        self.assertGreaterEqual(cap["ceiling_tps"], 0.95 * p["tps"])  # share <= 1 per thread
+        self.assertIn("generator ceiling", proc.stdout)
 
 if __name__ == "__main__":
     unittest.main(argv=sys.argv[:1] + sys.argv[1:], verbosity=2)

@@ -527,9 +527,17 @@ class ReportTest(Tmp):
              "family": "soap11-doc-literal", "call": "respond.2500B", "mode": "open",
              "points": [point("open", 64, 2000, rate=2000.0), point("open", 64, 7595, rate=8000.0)]},
         ]
+        # The capacity step: 36,000 TPS against nginx with the generator 45% busy: 80,000 calls
+        # per CPU-second, against our peak 8,738: 9.16x, a PASS.
+        nginx = dict(point("closed", 64, 36000), calls=36000, elapsed_s=1.0,
+                     generator_cpu_share=0.45, generator_threads=1)
+        capacity = {"server": "nginx", "parser": "none (fixed answer)",
+                    "family": "soap11-doc-literal", "call": "getRate", "connections": 64,
+                    "generator_cpus": 1, "points": [nginx], "calls_per_cpu_s": 80000.0,
+                    "ceiling_tps": 80000.0}
         path = self.path("load_bench.json")
         dump({"tool": "tools/load_bench", "machine_id": "x", "context": {"command": "lb"},
-              "runs": runs}, path)
+              "runs": runs, "capacity": capacity}, path)
         proc, mdir = self.run_report("--load", path)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
@@ -543,6 +551,20 @@ class ReportTest(Tmp):
                       "| 0 | 0 |", section)
         self.assertIn("Generator-bound points (1;", section)
         self.assertIn("`gsoap` soap11-rpc-encoded respond.2500B c=16.", section)
+        self.assertIn("its ceiling is **80,000 calls/s** against the fixed answer", section)
+        self.assertIn("Our server's peak in the same run: 8,738 TPS (`soap11-rpc-encoded` "
+                      "respond.2500B, soapbench (pugixml/dom), c=16); ceiling / peak = 9.16× "
+                      "(target 3×): **PASS**.", section)
+        # A ceiling under 3x the peak: the figures above a third of it are flagged.
+        capacity["ceiling_tps"] = 20000.0
+        dump({"tool": "tools/load_bench", "machine_id": "x", "context": {"command": "lb"},
+              "runs": runs, "capacity": capacity}, path)
+        proc, mdir = self.run_report("--load", path)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("ceiling / peak = 2.29× (target 3×): **generator-bound: figures above "
+                      "6,667 TPS may be limited by the generator**.", text)
         for chart in ("load_tps_respond.2500B.svg", "load_latency_rate.svg"):
             self.assertTrue(os.path.exists(os.path.join(mdir, "charts", chart)), chart)
 
