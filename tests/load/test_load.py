@@ -146,7 +146,8 @@ class OurServerTest(Tmp):
             self.assertAlmostEqual(p["tps"], p["calls"] / p["elapsed_s"], delta=1)
             self.assertGreaterEqual(p["elapsed_s"], 1.0)
             self.assertGreater(p["decoded"], 0)  # answers decoded against the contract
-            self.assertGreaterEqual(p["decoded"], p["calls"] // 16 - 1)
+            # 1 in 16 per connection, each counting from its own first answer (before the window)
+            self.assertGreaterEqual(p["decoded"], p["calls"] // 16 - p["connections"])
             self.assertEqual(p["connections_served"], p["connections"])
             self.assertEqual((p["generator_threads"], p["thread_calls"]), (1, [p["calls"]]))
             self.assertTrue(0 < p["min_us"] <= p["p50_us"] <= p["p90_us"] <= p["p99_us"]
