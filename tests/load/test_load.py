@@ -113,7 +113,9 @@ class Tmp(unittest.TestCase):
         return proc, doc
 
 
-class OurServerTest(Tmp):
+class WithOurServer(Tmp):
+    """A `soapbench serve --threads 1` for the whole class (self.server)."""
+
     @classmethod
     def setUpClass(cls):
         cls.server = Server([SOAPBENCH, "serve", "--threads", "1", "--port", "0"])
@@ -122,6 +124,8 @@ class OurServerTest(Tmp):
     def tearDownClass(cls):
         cls.server.stop()
 
+
+class OurServerTest(WithOurServer):
     def test_closed_loop_sweep(self):
         proc, doc = self.load(self.server.url, "--protocol", "soap11", "--call", "getRate",
                               "--connections", "1,4", "--duration", "1", "--warmup", "0.2",
@@ -228,17 +232,9 @@ class PerConnectionAnswer(http.server.BaseHTTPRequestHandler):
         pass
 
 
-class ThreadsTest(Tmp):
+class ThreadsTest(WithOurServer):
     """--threads T: connection i on thread i mod T, open-loop call k on thread k mod T, the
     threads' results merged."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.server = Server([SOAPBENCH, "serve", "--threads", "1", "--port", "0"])
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.server.stop()
 
     def test_closed_loop_split_and_merged(self):
         proc, doc = self.load(self.server.url, "--protocol", "soap11", "--call", "getRate",

@@ -536,12 +536,17 @@ class ReportTest(Tmp):
                     "generator_cpus": 1, "points": [nginx], "calls_per_cpu_s": 80000.0,
                     "ceiling_tps": 80000.0}
         path = self.path("load_bench.json")
-        dump({"tool": "tools/load_bench", "machine_id": "x", "context": {"command": "lb"},
-              "runs": runs, "capacity": capacity}, path)
-        proc, mdir = self.run_report("--load", path)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
-            text = f.read()
+
+        def render():
+            """The report of runs and capacity (and its folder)."""
+            dump({"tool": "tools/load_bench", "machine_id": "x", "context": {"command": "lb"},
+                  "runs": runs, "capacity": capacity}, path)
+            proc, mdir = self.run_report("--load", path)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
+                return f.read(), mdir
+
+        text, mdir = render()
         section = text.split("## Load: transactions per second against concurrency", 1)[1]
         self.assertIn("| family | server | TPS c=1 | TPS c=16 | errors | CPU µs/call |", section)
         self.assertIn("| `soap11-rpc-encoded` | soapbench (pugixml/dom) | 3,790 | 8,738 | 0 | 42 |",
@@ -556,15 +561,13 @@ class ReportTest(Tmp):
                       "respond.2500B, soapbench (pugixml/dom), c=16); ceiling / peak = 9.16× "
                       "(target 3×): **PASS**.", section)
         # A ceiling under 3x the peak: the figures above a third of it are flagged.
+        self.assertIn("where nginx on its one CPU was the limit.)", section)
         capacity["ceiling_tps"] = 20000.0
-        dump({"tool": "tools/load_bench", "machine_id": "x", "context": {"command": "lb"},
-              "runs": runs, "capacity": capacity}, path)
-        proc, mdir = self.run_report("--load", path)
-        self.assertEqual(proc.returncode, 0, proc.stderr)
-        with open(os.path.join(mdir, "report.md"), encoding="utf-8") as f:
-            text = f.read()
+        nginx["generator_cpu_share"] = 1.0  # the generator, not nginx, limited what was driven
+        text, mdir = render()
         self.assertIn("ceiling / peak = 2.29× (target 3×): **generator-bound: figures above "
                       "6,667 TPS may be limited by the generator**.", text)
+        self.assertIn("where the generator's threads, busy all the time, were the limit.)", text)
         for chart in ("load_tps_respond.2500B.svg", "load_latency_rate.svg"):
             self.assertTrue(os.path.exists(os.path.join(mdir, "charts", chart)), chart)
 
