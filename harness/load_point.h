@@ -44,8 +44,7 @@ struct PointConfig {
   std::chrono::nanoseconds timeout{2'000'000'000};   // per call: connect, write and read
   std::uint32_t decode_every = 64;                   // 1 answer in this many is decoded in full
   int server_pid = 0;                                // > 0: the server's CPU and memory are read
-  std::size_t threads =
-      1;  // generator threads, each its own connections (at most 1 per connection)
+  std::size_t threads = 1;  // generator threads (at most one per connection)
 };
 
 // The server process's counters at one moment (/proc/PID/stat and status).
