@@ -28,6 +28,7 @@ void add_serve_command(CLI::App& app) {
   static std::int64_t header_timeout_ms = config.header_timeout.count();
   static std::int64_t idle_timeout_ms = config.idle_timeout.count();
   static std::int64_t request_deadline_ms = config.request_deadline.count();
+  static std::int64_t crowded_first_byte_ms = config.crowded_first_byte.count();
   cmd->add_option("--address", config.address, "Listen address (IPv4 or IPv6 literal)")
       ->capture_default_str();
   cmd->add_option("--port", config.port, "Listen port (0: any free port)")->capture_default_str();
@@ -69,6 +70,11 @@ void add_serve_command(CLI::App& app) {
                   "Concurrent connections; beyond: 503")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--crowded-first-byte", crowded_first_byte_ms,
+                  "ms a connection that has sent nothing (TLS: not finished its handshake) may "
+                  "stay once over 3/4 of --max-connections are in use")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   cmd->callback([] {
     if ((!cert.empty() || !key.empty()) && !config.tls) {
       fmt::print(stderr, "soapbench: serve: --cert/--key need --tls\n");
@@ -80,6 +86,7 @@ void add_serve_command(CLI::App& app) {
     config.header_timeout = std::chrono::milliseconds(header_timeout_ms);
     config.idle_timeout = std::chrono::milliseconds(idle_timeout_ms);
     config.request_deadline = std::chrono::milliseconds(request_deadline_ms);
+    config.crowded_first_byte = std::chrono::milliseconds(crowded_first_byte_ms);
     RpcServer server(config);
     try {
       server.start();

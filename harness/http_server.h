@@ -34,6 +34,9 @@ struct ServerConfig {
   std::chrono::milliseconds idle_timeout{30'000};      // keep-alive connection idle
   std::chrono::milliseconds request_deadline{10'000};  // body read + decode + dispatch + write
   std::size_t max_connections = 1024;                  // beyond: refused with 503
+  // Crowded (over 3/4 of max_connections in use): a connection that has sent nothing gets
+  // this long for its first byte (TLS: its handshake), so an idle flood cannot hold every slot.
+  std::chrono::milliseconds crowded_first_byte{1'000};
 };
 
 // What the server measured for one request, where it happened.

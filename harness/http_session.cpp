@@ -10,12 +10,19 @@
 // earliest, so each re-arming was a timerfd_settime call (two per keep-alive call).
 //
 // A request's life, one async chain: [TLS handshake] → idle wait for the first byte (keep-alive
-// only) → header (header_timeout) → size check (413 before any body byte is read) → body
-// (request_deadline) → process (RpcEndpoint::handle: decode, dispatch, encode) → [respond's delay,
-// on a timer] → write (request_deadline) → next request or close. Only broken HTTP or limits end
-// a connection; everything inside an RPC is answered in the request's protocol.
+// only) → header (header_timeout) → the head's rules (harness/http_head_rules.h: framing, Host)
+// and the size check (413), before any body byte is read → body (request_deadline) → process
+// (RpcEndpoint::handle: decode, dispatch, encode) → [respond's delay, on a timer] → write
+// (request_deadline) → next request or close. Only broken HTTP or limits end a connection;
+// everything inside an RPC is answered in the request's protocol.
+//
+// Crowding: a connection that has sent nothing yet (TLS: not finished its handshake) is looked
+// at every crowded_first_byte; if the server is crowded then (more than 3/4 of max_connections
+// in use) it is closed. An idle flood thus holds slots for about crowded_first_byte, not for the
+// header timeout, while a quiet server still gives a slow first byte the whole header timeout.
 #include "harness/http_session.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +37,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+
+#include "harness/http_head_rules.h"
 
 namespace sb::server_detail {
 
@@ -127,33 +136,46 @@ class Session final : public SessionBase {
   // The current step must end within `d` from now (closed by the watchdog otherwise).
   void expires_after(Clock::duration d) {
     deadline_ = Clock::now() + d;
-    if (deadline_ < armed_) arm_watchdog();
+    if (wake_time() < armed_) arm_watchdog();
+  }
+
+  // When the watchdog must look next: the deadline, or earlier the next crowding check of a
+  // connection that has sent nothing.
+  Clock::time_point wake_time() const {
+    return heard_ ? deadline_ : std::min(deadline_, crowd_check_);
   }
 
   // The current step has no deadline (processing, which bounds itself).
   void expires_never() { deadline_ = kNever; }
 
-  // Arms the watchdog for deadline_ (a wait already pending ends with operation_aborted). Its
+  // Arms the watchdog for wake_time() (a wait already pending ends with operation_aborted). Its
   // handler holds the session weakly: a watchdog alone does not keep a closed session alive.
   void arm_watchdog() {
-    armed_ = deadline_;
-    watchdog_.expires_at(deadline_);
+    armed_ = wake_time();
+    watchdog_.expires_at(armed_);
     watchdog_.async_wait([weak = std::weak_ptr<Session>(self())](beast::error_code ec) {
       if (std::shared_ptr<Session> s = weak.lock()) s->on_watchdog(ec);
     });
   }
 
-  // The watchdog fired: close when the current step is late, else wait for its deadline.
+  // The watchdog fired: close when the current step is late, or when the connection has sent
+  // nothing and the server is crowded; else wait on.
   void on_watchdog(beast::error_code ec) {
     if (ec) return;  // re-armed for an earlier deadline, or closed
     armed_ = kNever;
+    const Clock::time_point now = Clock::now();
+    if (!heard_ && now >= crowd_check_) {
+      if (registry_.crowded()) return close_now();
+      crowd_check_ = now + config().crowded_first_byte;
+    }
     if (deadline_ == kNever) return;  // the next expires_after() arms it again
-    if (Clock::now() >= deadline_) return close_now();
+    if (now >= deadline_) return close_now();
     arm_watchdog();
   }
 
   // First step: the TLS handshake (within header_timeout), or straight to begin().
   void start() {
+    crowd_check_ = Clock::now() + config().crowded_first_byte;
     if constexpr (kTls) {
       expires_after(config().header_timeout);
       stream_.async_handshake(ssl::stream_base::server,
@@ -166,6 +188,7 @@ class Session final : public SessionBase {
   // The handshake finished: serve, or close on failure.
   void on_handshake(beast::error_code ec) {
     if (ec) return close_now();
+    heard_ = true;
     begin();
   }
 
@@ -203,6 +226,7 @@ class Session final : public SessionBase {
   // Bytes arrived: the header deadline starts with a request's first byte; then parse.
   void on_read(beast::error_code ec, std::size_t n) {
     if (ec) return close_now();  // a deadline, the peer closed or reset, stop()
+    heard_ = true;
     if (buffer_.size() == 0 && !parser_->got_some()) expires_after(config().header_timeout);
     buffer_.commit(n);
     parse();
@@ -239,11 +263,16 @@ class Session final : public SessionBase {
     send_status(http::status::bad_request, "malformed request");
   }
 
-  // The header is complete: the body gets request_deadline; "Expect: 100-continue" is
-  // answered first. False when parsing waits for that answer to be written.
+  // The header is complete: its rules checked (a refusal ends the connection), the body gets
+  // request_deadline; "Expect: 100-continue" is answered first. False when parsing stops here
+  // (refused, or waiting for that answer to be written).
   bool on_header() {
-    expires_after(config().request_deadline);
     const Request& req = parser_->get();
+    if (const std::optional<Refusal> refusal = check_request_head(req)) {
+      send_status(refusal->status, refusal->text);
+      return false;
+    }
+    expires_after(config().request_deadline);
     if (parser_->is_done() || !beast::iequals(req[http::field::expect], "100-continue")) {
       return true;
     }
@@ -374,15 +403,17 @@ class Session final : public SessionBase {
   Response res_;            // the response; body storage reused
   std::optional<http::response_serializer<ResponseBody>> serializer_;  // writing res_
   http::response<http::empty_body> continue_;                          // "100 Continue"
-  SessionTimer watchdog_;                // closes the connection at a late deadline_
-  SessionTimer delay_;                   // respond's delay (never blocks a thread)
-  Clock::time_point deadline_ = kNever;  // the current step's deadline
-  Clock::time_point armed_ = kNever;     // when the watchdog fires (kNever: not armed)
-  tcp::endpoint local_;                  // our address (WSDL when bound to any)
-  bool reject_;                          // over max_connections: 503 and close
-  bool header_done_ = false;             // this request's header was checked
-  bool closing_ = false;                 // close after the current response
-  bool aborted_ = false;                 // stop() closed this session
+  SessionTimer watchdog_;                   // closes the connection at a late deadline_
+  SessionTimer delay_;                      // respond's delay (never blocks a thread)
+  Clock::time_point deadline_ = kNever;     // the current step's deadline
+  Clock::time_point armed_ = kNever;        // when the watchdog fires (kNever: not armed)
+  tcp::endpoint local_;                     // our address (WSDL when bound to any)
+  bool reject_;                             // over max_connections: 503 and close
+  bool header_done_ = false;                // this request's header was checked
+  bool closing_ = false;                    // close after the current response
+  bool aborted_ = false;                    // stop() closed this session
+  bool heard_ = false;                      // the client sent a byte (TLS: finished its handshake)
+  Clock::time_point crowd_check_ = kNever;  // while !heard_: when crowding is looked at next
 };
 
 // A plain HTTP connection.
@@ -391,6 +422,10 @@ using PlainSession = Session<SessionSocket>;
 using TlsSession = Session<beast::ssl_stream<SessionSocket>>;
 
 // ------------------------------------------------------------------ SessionRegistry
+
+bool SessionRegistry::crowded() const {
+  return active_.load(std::memory_order_relaxed) * 4 > config_.max_connections * 3;
+}
 
 void SessionRegistry::reopen() {
   std::lock_guard lock(mutex_);

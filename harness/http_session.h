@@ -56,6 +56,9 @@ class SessionRegistry {
   void close_all();
   // Removes a session (from its destructor).
   void forget(SessionBase* s, bool counted);
+  // More than 3/4 of max_connections are in use: connections that have sent nothing are closed
+  // at their next crowding check (ServerConfig::crowded_first_byte).
+  bool crowded() const;
 
  private:
   const ServerConfig& config_;                 // limits and timeouts

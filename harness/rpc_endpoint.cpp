@@ -15,6 +15,7 @@
 #include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
+#include "harness/http_head_rules.h"
 #include "parsers/registry.h"
 
 namespace sb::server_detail {
@@ -223,7 +224,7 @@ Outcome RpcEndpoint::handle(const Request& req, Response& res,
                             const net::ip::tcp::endpoint& local) {
   res.version(req.version());
   res.keep_alive(req.keep_alive());
-  const std::string_view target = req.target();
+  const std::string_view target = origin_target(req.target());  // absolute-form: its path
   const std::size_t q = target.find('?');
   const std::string_view path = target.substr(0, q);
   const std::string_view query =

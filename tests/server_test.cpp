@@ -7,6 +7,7 @@
 
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <array>
@@ -670,6 +671,188 @@ TEST(Server, ChunkedBodyOverTheLimitGets413AndMalformedHttpGets400) {
     c.write_raw("POST /RPC2 HTTP/1.1\r\nHost: x\r\nContent-Length: 12x\r\n\r\n");
     EXPECT_TRUE(c.read_until_closed().starts_with("HTTP/1.1 400 "));
   }
+}
+
+// A raw request whose body is itself a complete XML-RPC add(2,3) request: if the server framed
+// the first request as bodiless, it would run the body as a second request and answer 5.
+std::string smuggling_request(const std::string& version, const std::string& fields,
+                              bool chunked_body) {
+  const std::string inner_body =
+      encode(make_call("add", {Value::integer(2), Value::integer(3)}), Family::xmlrpc);
+  const std::string inner =
+      "POST /RPC2 HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\n"
+      "Content-Length: " +
+      std::to_string(inner_body.size()) + "\r\n\r\n" + inner_body;
+  std::string body = inner;
+  if (chunked_body) {
+    char size[32];
+    std::snprintf(size, sizeof size, "%zx", inner.size());
+    body = std::string(size) + "\r\n" + inner + "\r\n0\r\n\r\n";
+  }
+  return "POST /RPC2 " + version + "\r\nHost: x\r\nContent-Type: text/xml\r\n" + fields + "\r\n" +
+         body;
+}
+
+// RFC 9112 §6.1, §6.3: Transfer-Encoding not ending in chunked → 400 and close; a coding before
+// chunked (none is implemented) → 501; Transfer-Encoding beside Content-Length, in either
+// order, or in HTTP/1.0 → 400. Never is the body run as a second request.
+TEST(Server, TransferEncodingCannotSmuggleARequest) {
+  Server s(quick_config());
+  struct Case {
+    std::string version;  // "HTTP/1.1"
+    std::string fields;   // the framing fields, each ending in CRLF
+    bool chunked_body;    // the body is sent chunked (else raw, unframed)
+    int status;           // expected answer
+  };
+  const std::string cl = "Content-Length: 10\r\n";
+  const Case cases[] = {
+      {"HTTP/1.1", "Transfer-Encoding: gzip\r\n", false, 400},
+      {"HTTP/1.1", "Transfer-Encoding: identity\r\n", false, 400},
+      {"HTTP/1.1", "Transfer-Encoding: xchunked\r\n", false, 400},
+      {"HTTP/1.1", "Transfer-Encoding: chunked, identity\r\n", false, 400},
+      {"HTTP/1.1", "Transfer-Encoding: chunked, chunked\r\n", true, 400},
+      {"HTTP/1.1", "Transfer-Encoding: \r\n", false, 400},
+      {"HTTP/1.1", "Transfer-Encoding: gzip, chunked\r\n", true, 501},
+      {"HTTP/1.1", "Transfer-Encoding: identity, chunked\r\n", true, 501},
+      {"HTTP/1.1", "Transfer-Encoding: xchunked, chunked\r\n", true, 501},
+      {"HTTP/1.1", "Transfer-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n", true, 501},
+      {"HTTP/1.1", cl + "Transfer-Encoding: chunked\r\n", true, 400},
+      {"HTTP/1.1", "Transfer-Encoding: chunked\r\n" + cl, true, 400},
+      {"HTTP/1.1", "Transfer-Encoding: gzip\r\n" + cl, false, 400},
+      {"HTTP/1.1", cl + "Transfer-Encoding: gzip\r\n", false, 400},
+      {"HTTP/1.0", "Transfer-Encoding: chunked\r\n", true, 400},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.version + " " + k.fields);
+    Conn c(s.server.port());
+    c.write_raw(smuggling_request(k.version, k.fields, k.chunked_body));
+    const std::string got = c.read_until_closed();
+    EXPECT_TRUE(got.starts_with("HTTP/1.1 " + std::to_string(k.status) + " ")) << got;
+    EXPECT_EQ(got.find("HTTP/1.1", 1), std::string::npos) << "a second response: " << got;
+    EXPECT_NE(got.find("Connection: close"), std::string::npos) << got;
+  }
+  // chunked alone, in any case, frames the body: the inner request is the body of one request
+  // (expat/sax refuses it: it is not XML), answered once.
+  Conn c(s.server.port());
+  c.write_raw(smuggling_request(
+      "HTTP/1.1", "Transfer-Encoding: Chunked\r\nX-Parser: expat/sax\r\nConnection: close\r\n",
+      true));
+  const std::string got = c.read_until_closed();
+  EXPECT_TRUE(got.starts_with("HTTP/1.1 200 ")) << got;
+  EXPECT_NE(got.find("faultCode"), std::string::npos) << got;
+  EXPECT_EQ(got.find("HTTP/1.1", 1), std::string::npos) << "a second response: " << got;
+}
+
+// RFC 9112 §3.2: an HTTP/1.1 request without Host, with two, or with an invalid one → 400;
+// HTTP/1.0 may omit it.
+TEST(Server, HostIsRequiredInHttp11) {
+  Server s(quick_config());
+  const std::string body =
+      encode(make_call("add", {Value::integer(2), Value::integer(3)}), Family::xmlrpc);
+  auto request = [&](const std::string& version, const std::string& hosts) {
+    return "POST /RPC2 " + version + "\r\n" + hosts +
+           "Content-Type: text/xml\r\nContent-Length: " + std::to_string(body.size()) +
+           "\r\nConnection: close\r\n\r\n" + body;
+  };
+  const std::pair<std::string, std::string> refused[] = {
+      {"HTTP/1.1", ""},
+      {"HTTP/1.1", "Host: a\r\nHost: b\r\n"},
+      {"HTTP/1.1", "Host: a/b\r\n"},
+      {"HTTP/1.0", "Host: a@b\r\n"},
+  };
+  for (const auto& [version, hosts] : refused) {
+    SCOPED_TRACE(version + " " + hosts);
+    Conn c(s.server.port());
+    c.write_raw(request(version, hosts));
+    const std::string got = c.read_until_closed();
+    EXPECT_TRUE(got.starts_with("HTTP/1.1 400 ")) << got;
+    EXPECT_NE(got.find("Host"), std::string::npos) << got;
+  }
+  const std::pair<std::string, std::string> served[] = {
+      {"HTTP/1.0", ""},
+      {"HTTP/1.1", "Host: 127.0.0.1:8080\r\n"},
+      {"HTTP/1.1", "Host: [::1]:8080\r\n"},
+      {"HTTP/1.1", "Host: \r\n"},
+  };
+  for (const auto& [version, hosts] : served) {
+    SCOPED_TRACE(version + " " + hosts);
+    Conn c(s.server.port());
+    c.write_raw(request(version, hosts));
+    const std::string got = c.read_until_closed();
+    EXPECT_TRUE(got.starts_with(version + " 200 ")) << got;
+    EXPECT_NE(got.find("<int>5</int>"), std::string::npos) << got;
+  }
+}
+
+// RFC 9112 §3.2.2: a server accepts the absolute-form of a request target; its path routes.
+TEST(Server, AbsoluteFormTargetIsAccepted) {
+  Server s(quick_config());
+  Conn c(s.server.port());
+  const std::string authority = "127.0.0.1:" + std::to_string(s.server.port());
+  Request req =
+      post(Family::xmlrpc,
+           encode(make_call("add", {Value::integer(2), Value::integer(3)}), Family::xmlrpc));
+  req.target("http://" + authority + "/RPC2");
+  Response res = c.send(req);
+  EXPECT_EQ(res.result_int(), 200);
+  EXPECT_EQ(canonical(res.body(), Family::xmlrpc, "add"),
+            expected_response("add", Value::integer(5)));
+  req = post(Family::jsonrpc, R"({"jsonrpc":"2.0","method":"add","params":[2,3],"id":1})");
+  req.target("HTTPS://example.org/jsonrpc");  // the scheme is case-insensitive
+  EXPECT_EQ(c.send(req).body(), R"({"jsonrpc":"2.0","result":5,"id":1})");
+  EXPECT_EQ(c.send(get("http://" + authority + "/soap?wsdl")).result_int(), 200);
+  EXPECT_EQ(c.send(get("http://" + authority)).result_int(), 404);  // the path is "/"
+  EXPECT_EQ(c.send(get("http://" + authority + "/nowhere/RPC2")).result_int(), 404);
+}
+
+// At least `n` open descriptors allowed (the soft limit raised toward the hard one); false when
+// the hard limit is lower.
+bool allow_descriptors(rlim_t n) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return false;
+  if (limit.rlim_cur >= n) return true;
+  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < n) return false;
+  limit.rlim_cur = n;
+  return setrlimit(RLIMIT_NOFILE, &limit) == 0;
+}
+
+// 2,000 connections that send nothing against --max-connections 1000 (header timeout 10 s): once
+// the server is crowded they are closed after crowded_first_byte (1 s), so a normal client is
+// served within seconds, not locked out with 503 for the header timeout. Bounded: 2,000
+// connections, a client retrying every 100 ms for at most 6 s.
+TEST(Server, IdleFloodDoesNotLockClientsOut) {
+  constexpr int kFlood = 2000;
+  ASSERT_TRUE(allow_descriptors(2 * kFlood + 512)) << "RLIMIT_NOFILE's hard limit is too low";
+  ServerConfig config = quick_config();
+  config.max_connections = 1000;
+  Server s(config);
+  ASSERT_EQ(config.header_timeout, 10s);  // the default the flood would otherwise hold slots for
+  net::io_context ioc;
+  std::vector<tcp::socket> flood;
+  flood.reserve(kFlood);
+  const tcp::endpoint server(net::ip::address_v4::loopback(), s.server.port());
+  for (int i = 0; i < kFlood; ++i) {
+    beast::error_code ec;
+    flood.emplace_back(ioc).connect(server, ec);
+    ASSERT_FALSE(ec) << "flood connection " << i << ": " << ec.message();
+  }
+  const Clock::time_point t0 = Clock::now();
+  const Message add = make_call("add", {Value::integer(2), Value::integer(3)});
+  int status = 0;
+  int refused = 0;  // 503 answers before a slot freed
+  while (status != 200 && Clock::now() - t0 < 6s) {
+    Conn c(s.server.port());
+    status = c.send(post(Family::xmlrpc, encode(add, Family::xmlrpc))).result_int();
+    if (status == 503) ++refused;
+    if (status != 200) std::this_thread::sleep_for(100ms);
+  }
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0);
+  std::printf(
+      "[          ] served after %lld ms (%d answers 503 first) beside %d idle connections\n",
+      static_cast<long long>(waited.count()), refused, kFlood);
+  EXPECT_EQ(status, 200) << "locked out for " << waited.count() << " ms";
+  EXPECT_GT(refused, 0);  // the flood did fill the server at first
+  EXPECT_LT(waited, 5s);
 }
 
 TEST(Server, StalledHeaderIsDroppedWhileOthersAreServed) {
