@@ -1,11 +1,25 @@
 // soapbench: the command line. Each subcommand lives in its own file; main only wires them.
 #include <fmt/core.h>
+#include <pthread.h>
 #include <CLI/CLI.hpp>
+
+#include <csignal>
 
 #include "cli/commands.h"
 #include "sb_version.h"
 
 int main(int argc, char** argv) {
+  // Output into a closed pipe (`soapbench list -v | head -5`) ends the process quietly with
+  // SIGPIPE (status 141), as Unix tools do. Without this the write fails with EPIPE instead, fmt
+  // throws and the process aborts: Poco's Foundation library blocks SIGPIPE in a static
+  // initializer, and a parent may leave it ignored (both survive exec). Sockets are unaffected:
+  // Asio sends with MSG_NOSIGNAL and reports EPIPE as an error code. Before any thread starts,
+  // so every thread, and every child started, inherits it.
+  std::signal(SIGPIPE, SIG_DFL);
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_UNBLOCK, &pipe_signal, nullptr);
   CLI::App app{"soapbench: what the XML/JSON parser costs inside SOAP, XML-RPC and JSON-RPC calls"};
   app.set_version_flag("--version",
                        std::string("soapbench ") + SB_VERSION + " (git " + SB_GIT_SHA + ")");

@@ -1,10 +1,22 @@
-// The soapbench executable's common flags.
+// The soapbench executable's common flags, and every subcommand's output into a closed pipe.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
+
+#include "harness/http_server.h"
 
 namespace {
 
@@ -106,6 +118,107 @@ TEST(Cli, ConformanceTimeoutFailsOnlyWhereTheSuitePromisesABound) {
   RunResult decode = run_soapbench("conformance --level decode" + common);
   EXPECT_EQ(decode.exit_code, 1) << decode.output;
   EXPECT_THAT(decode.output, testing::HasSubstr("timeout pugixml/dom (policy)"));
+}
+
+// How a run whose stdout was a pipe nobody reads ended.
+struct ClosedPipeRun {
+  int status = -1;        // waitpid's status
+  std::string stderr;     // what it wrote to stderr
+  bool finished = false;  // it ended within the bound (else it was killed)
+};
+
+// Runs soapbench ARGS with stdout a pipe whose read end is already closed (every write fails
+// with EPIPE), SIGPIPE ignored or default as the parent leaves it, for at most 60 s.
+ClosedPipeRun run_into_closed_pipe(const std::vector<std::string>& args, bool ignore_sigpipe) {
+  ClosedPipeRun r;
+  int fds[2];
+  if (pipe(fds) != 0) return r;
+  close(fds[0]);  // no reader, ever
+  char err_path[] = "/tmp/sb-cli-stderr-XXXXXX";
+  const int err_fd = mkstemp(err_path);
+  std::vector<std::string> argv_storage{SB_SOAPBENCH_EXE};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : argv_storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {  // only async-signal-safe calls until exec
+    signal(SIGPIPE, ignore_sigpipe ? SIG_IGN : SIG_DFL);
+    dup2(fds[1], STDOUT_FILENO);
+    dup2(err_fd, STDERR_FILENO);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  close(err_fd);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (pid > 0) {
+    const pid_t done = waitpid(pid, &r.status, WNOHANG);
+    if (done == pid) {
+      r.finished = true;
+      break;
+    }
+    if (done < 0 || std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &r.status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::ifstream err(err_path);
+  std::stringstream text;
+  text << err.rdbuf();
+  r.stderr = text.str();
+  unlink(err_path);
+  return r;
+}
+
+// Every subcommand that prints, its output into a closed pipe, whether the parent ignored
+// SIGPIPE or not: it ends quietly, killed by SIGPIPE (status 141 in a shell) or exiting 0, never
+// aborting with "cannot write to file: Broken pipe" (`soapbench list -v | head -5` did).
+TEST(Cli, EveryCommandEndsQuietlyOnAClosedPipe) {
+  sb::ServerConfig config;
+  config.threads = 1;
+  sb::RpcServer server(config);
+  server.start();
+  const std::string url = server.base_url();
+  const std::string corpus = std::string(SB_SOURCE_DIR) + "/corpus/";
+  const std::string xmlrpc_call = corpus + "xmlrpc/add.call.xml";
+  const std::vector<std::vector<std::string>> commands = {
+      {"--help"},
+      {"--version"},
+      {"list", "-v"},
+      {"load", "--help"},
+      {"digest", "--parser", "pugixml/dom", xmlrpc_call},
+      {"decode", "--parser", "pugixml/dom", xmlrpc_call},
+      {"wsdl"},
+      {"conformance", "--parser", "pugixml/dom", "--policy-only",
+       corpus + "hostile/xml/billion-laughs.xml"},
+      {"interop", "--only", "representative", "--gsoap-server", "", "--gsoap-client", "",
+       "--xmlrpc-c-server", "", "--xmlrpc-c-client", "", "--soaplite-server", "",
+       "--frontier-server", "", "--python-xmlrpc-server", ""},
+      {"call", "--url", url, "--protocol", "xmlrpc", "--repeat", "2000", "add", "2", "3"},
+      {"load", "--url", url, "--protocol", "xmlrpc", "--call", "add", "--duration", "0.2",
+       "--warmup", "0"},
+      {"serve", "--port", "0", "--threads", "1"},
+  };
+  for (const bool ignored : {true, false}) {
+    for (const std::vector<std::string>& args : commands) {
+      std::string line = ignored ? "SIGPIPE ignored:" : "SIGPIPE default:";
+      for (const std::string& a : args) line += " " + a;
+      SCOPED_TRACE(line);
+      const ClosedPipeRun r = run_into_closed_pipe(args, ignored);
+      ASSERT_TRUE(r.finished) << "still running after 60 s; stderr: " << r.stderr;
+      const bool quiet_signal = WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGPIPE;
+      const bool quiet_exit =
+          WIFEXITED(r.status) && (WEXITSTATUS(r.status) == 0 || WEXITSTATUS(r.status) == 141);
+      EXPECT_TRUE(quiet_signal || quiet_exit)
+          << "status " << r.status << " (signal "
+          << (WIFSIGNALED(r.status) ? WTERMSIG(r.status) : 0) << "); stderr: " << r.stderr;
+      EXPECT_THAT(r.stderr, testing::Not(testing::HasSubstr("Broken pipe")));
+      EXPECT_THAT(r.stderr, testing::Not(testing::HasSubstr("terminate")));
+    }
+  }
 }
 
 }  // namespace
