@@ -34,8 +34,8 @@ std::string timing_line(const CallResult& r) {
 void add_call_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "call",
-      "Make one RPC against a soapbench server and print the response's canonical JSON: call "
-      "[OPTIONS] METHOD [ARGS...]");
+      "Make one RPC against a server of the contract (soapbench serve, a peer, a service at "
+      "its own path) and print the response's canonical JSON: call [OPTIONS] METHOD [ARGS...]");
   // Static: CLI11 writes the options while parsing, the callback reads them afterwards.
   static ClientConfig config;
   static std::string protocol;

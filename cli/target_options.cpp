@@ -4,7 +4,9 @@ namespace sb::cli {
 
 void add_target_options(CLI::App* cmd, std::string& url, std::string& protocol,
                         std::string& style) {
-  cmd->add_option("--url", url, "Server base URL, http://host:port or https://host:port")
+  cmd->add_option("--url", url,
+                  "The endpoint's URL, http(s)://host[:port][/path]; without a path, the "
+                  "family's path on soapbench serve (/RPC2, /soap, /jsonrpc)")
       ->required();
   cmd->add_option("--protocol", protocol, "Protocol to speak")
       ->required()

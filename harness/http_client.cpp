@@ -16,6 +16,7 @@
 
 #include "harness/encoders.h"
 #include "harness/http_request.h"
+#include "harness/tls_client.h"
 #include "harness/wire_meter.h"
 #include "parsers/registry.h"
 
@@ -117,16 +118,7 @@ class RpcClient::Impl {
     adapter_ = entry->make(Limits{});
     if (url_.tls) {
       ssl_ctx_.emplace(ssl::context::tls_client);
-      ssl_ctx_->set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
-                            ssl::context::no_sslv3 | ssl::context::no_tlsv1 |
-                            ssl::context::no_tlsv1_1);
-      if (config_.verify_peer) {
-        error_code ec;
-        ssl_ctx_->set_default_verify_paths(ec);
-        ssl_ctx_->set_verify_mode(ssl::verify_peer);
-      } else {
-        ssl_ctx_->set_verify_mode(ssl::verify_none);
-      }
+      configure_tls_client(*ssl_ctx_, config_.verify_peer);
     }
   }
 
@@ -223,10 +215,7 @@ class RpcClient::Impl {
     r.connected = true;
     if (!url_.tls) return true;
     SSL* ssl = tls_->native_handle();
-    error_code addr_ec;
-    asio::ip::make_address(url_.host, addr_ec);
-    if (addr_ec) SSL_set_tlsext_host_name(ssl, url_.host.c_str());  // SNI for names only
-    if (config_.verify_peer) SSL_set1_host(ssl, url_.host.c_str());
+    prepare_tls_client(ssl, url_.host, config_.verify_peer);
     if (config_.tls_resume && session_ != nullptr) SSL_set_session(ssl, session_);
     ec = run([&](auto h) { tls_->async_handshake(ssl::stream_base::client, h); });
     if (ec) {
@@ -269,8 +258,8 @@ class RpcClient::Impl {
 
   void build_head(std::size_t body_size) {
     head_.clear();
-    append_request_head(head_, {config_.family, url_.authority, action_, config_.server_parser,
-                                config_.keep_alive, body_size});
+    append_request_head(head_, {config_.family, url_.target(config_.family), url_.authority,
+                                action_, config_.server_parser, config_.keep_alive, body_size});
   }
 
   void call_into(const rpc::Message& request, CallResult& r) {

@@ -16,8 +16,8 @@
 namespace sb {
 
 struct ClientConfig {
-  std::string url;                           // http://host:port or https://host:port (no path)
-  rpc::Family family = rpc::Family::xmlrpc;  // what to speak; the path follows from it
+  std::string url;  // the endpoint, http(s)://host:port[/path] (no path: rpc_path(family))
+  rpc::Family family = rpc::Family::xmlrpc;  // what to speak
   std::string parser{kDefaultXmlAdapter};    // adapter decoding responses (a JSON one for jsonrpc)
   std::string encoder = "direct";            // harness/encoders.h row writing requests
   std::string server_parser;                 // sent as X-Parser when not empty

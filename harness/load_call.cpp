@@ -44,7 +44,8 @@ LoadCall make_load_call(const Corpus& corpus, rpc::Family family, const std::str
   if (!answer) throw std::runtime_error(what + ": its correct answer is not known");
   c.expected = rpc::to_canonical_json(*answer);
   const std::string action = rpc::is_soap(family) ? soap_action(c.operation) : "";
-  append_request_head(c.request, {family, url.authority, action, server_parser, true, body.size()});
+  append_request_head(c.request, {family, url.target(family), url.authority, action, server_parser,
+                                  true, body.size()});
   c.request += body;
   c.body_bytes = body.size();
   return c;

@@ -1,6 +1,7 @@
-// The client side of the round trip: RpcClient against an in-process RpcServer for every family,
-// connection reuse, TLS resumption, faults, and wire bytes checked against a byte-counting TCP
-// proxy between client and server; the binary control's codec and its server/client pair.
+// The client side of the round trip: the endpoint URL, RpcClient against an in-process RpcServer
+// for every family, connection reuse, TLS resumption, faults, and wire bytes checked against a
+// byte-counting TCP proxy between client and server; the binary control's codec and its
+// server/client pair.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -12,6 +13,7 @@
 #include <bit>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -25,6 +27,7 @@
 #include "harness/binary_rpc.h"
 #include "harness/corpus.h"
 #include "harness/http_client.h"
+#include "harness/http_request.h"
 #include "harness/http_server.h"
 #include "harness/wire_meter.h"
 
@@ -419,6 +422,65 @@ TEST_F(ClientTest, TransportErrorsAreOneLine) {
   r = RpcClient(c).call(standard_cases()[0].request);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.error.find("no/such"), std::string::npos) << r.error;
+}
+
+// The endpoint URL, parsed once: scheme, host, port (80/443 when absent), the Host value as
+// written, and the path with its query (empty: the family's path on soapbench serve).
+TEST(Url, TakesTheEndpointApart) {
+  std::string error;
+  std::optional<Url> u = parse_url("https://[::1]:8443/ws/orders?x=1#frag", error);
+  ASSERT_TRUE(u) << error;
+  EXPECT_TRUE(u->tls);
+  EXPECT_EQ(u->host, "::1");
+  EXPECT_EQ(u->port, "8443");
+  EXPECT_EQ(u->authority, "[::1]:8443");
+  EXPECT_EQ(u->path, "/ws/orders?x=1");  // the fragment is never sent
+  EXPECT_EQ(u->target(Family::jsonrpc), "/ws/orders?x=1");
+  u = parse_url("HTTP://example.org", error);
+  ASSERT_TRUE(u) << error;
+  EXPECT_FALSE(u->tls);
+  EXPECT_EQ(u->port, "80");
+  EXPECT_EQ(u->authority, "example.org");
+  EXPECT_EQ(u->path, "");
+  EXPECT_EQ(u->target(Family::xmlrpc), "/RPC2");
+  EXPECT_EQ(u->target(Family::soap12_doc_literal), "/soap");
+  EXPECT_EQ(u->target(Family::jsonrpc), "/jsonrpc");
+  u = parse_url("http://127.0.0.1:8080/", error);  // gSOAP at "/": a path of its own
+  ASSERT_TRUE(u) << error;
+  EXPECT_EQ(u->target(Family::soap11_doc_literal), "/");
+  u = parse_url("http://h?q=1", error);
+  ASSERT_TRUE(u) << error;
+  EXPECT_EQ(u->path, "/?q=1");
+  const std::pair<const char*, const char*> refused[] = {
+      {"gopher://x", "http:// or https://"},
+      {"http://user:pw@h/", "credentials"},
+      {"http://h/a b", "space"},
+      {"http://h/\x7f", "control"},
+      {"http://:80/", "no host"},
+      {"http://h:0/", "bad port"},
+      {"http://h:65536/", "bad port"},
+      {"http://[::1/", "IPv6"},
+  };
+  for (const auto& [url, why] : refused) {
+    error.clear();
+    EXPECT_FALSE(parse_url(url, error)) << url;
+    EXPECT_NE(error.find(why), std::string::npos) << url << ": " << error;
+  }
+}
+
+// RpcClient posts to the URL's path: the family's own path written out works, a query is
+// kept, another path is the server's 404.
+TEST_F(ClientTest, UrlPathIsPostedTo) {
+  const Message add = call("add", {Value::integer(2), Value::integer(3)});
+  ClientConfig c = config(Family::jsonrpc);
+  c.url += "/jsonrpc?client=test";
+  CallResult r = RpcClient(c).call(add);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(rpc::to_canonical_json(r.response), R"({"kind":"response","method":"add","result":5})");
+  c.url = http_->base_url() + "/ws/orders";
+  r = RpcClient(c).call(add);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("HTTP 404"), std::string::npos) << r.error;
 }
 
 TEST_F(ClientTest, IoTimeoutEndsTheCall) {

@@ -1,6 +1,7 @@
 // xmlrpc_c_server: the service contract's XML-RPC operations served by xmlrpc-c's Abyss server
-// (xmlrpc_c::serverAbyss, a thread per connection) at /RPC2, until SIGINT or SIGTERM. Prints
-// "xmlrpc_c_server: serving http://ADDRESS:PORT (...)" once it accepts connections.
+// (xmlrpc_c::serverAbyss, a thread per connection) at /RPC2 (or --path), until SIGINT or
+// SIGTERM. Prints "xmlrpc_c_server: serving http://ADDRESS:PORT (...)" once it accepts
+// connections.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -33,6 +34,7 @@ struct Options {
   unsigned timeout = 15;               // s to receive one request (Abyss's default)
   std::size_t max_xml = 64 << 20;      // largest XML document; xmlrpc-c: 512 KiB
   std::string corpus;                  // getChain's document (empty: the default corpus)
+  std::string path = "/RPC2";          // the URI path served (xmlrpc-c's default)
 };
 
 // A socket bound to address:port and listening, so that the port is known (and connectable)
@@ -89,6 +91,7 @@ int serve(const Options& o) {
   xmlrpc_c::serverAbyss server(xmlrpc_c::serverAbyss::constrOpt()
                                    .registryPtr(sb::peers::make_registry(chain_document(o)))
                                    .socketFd(fd)
+                                   .uriPath(o.path)
                                    .maxConn(o.max_conn)
                                    .maxConnBacklog(o.max_conn)
                                    .keepaliveTimeout(o.keepalive_timeout)
@@ -99,9 +102,10 @@ int serve(const Options& o) {
   unsigned major = 0, minor = 0, point = 0;
   xmlrpc_version(&major, &minor, &point);
   std::printf(
-      "xmlrpc_c_server: serving %s (xmlrpc-c %u.%u.%u, max-conn %u, keep-alive %u s / %u "
-      "requests)\n",
-      url.c_str(), major, minor, point, o.max_conn, o.keepalive_timeout, o.keepalive_max);
+      "xmlrpc_c_server: serving %s (xmlrpc-c %u.%u.%u, path %s, max-conn %u, keep-alive %u s / "
+      "%u requests)\n",
+      url.c_str(), major, minor, point, o.path.c_str(), o.max_conn, o.keepalive_timeout,
+      o.keepalive_max);
   std::fflush(stdout);
   sb::peers::wait_for_stop(stop);
   server.terminate();
@@ -135,6 +139,8 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--corpus", o.corpus, "Corpus directory holding the getChain document")
       ->check(CLI::ExistingDirectory);
+  app.add_option("--path", o.path, "The URI path served (a service at a path of its own)")
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   try {
     return serve(o);
