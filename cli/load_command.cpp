@@ -39,6 +39,7 @@ struct LoadOptions {
   std::uint64_t max_drift_ulps = 0;             // doubles of the answer may differ this much
   int server_pid = 0;                           // the server process to sample
   std::size_t threads = PointConfig{}.threads;  // generator threads
+  bool no_tls_resume = false;                   // https: a full handshake on every reconnect
   std::string corpus_dir;                       // empty: default_corpus_dir()
   std::string json_out;                         // --json FILE
 };
@@ -64,6 +65,7 @@ std::vector<PointConfig> plan(const LoadOptions& o) {
   base.decode_every = o.decode_every;
   base.server_pid = o.server_pid;
   base.threads = o.threads;
+  base.tls_resume = !o.no_tls_resume;
   std::vector<PointConfig> points;
   if (o.rates.empty()) {
     for (std::size_t n : o.connections.empty() ? std::vector<std::size_t>{1} : o.connections) {
@@ -100,7 +102,8 @@ LoadCall load_call(const LoadOptions& o, Url& url, LoadContext& context) {
     context = {o.url,           std::string(rpc::family_name(*family)),
                call.name,       call.operation,
                o.server_parser, call.request.size(),
-               o.server_pid,    o.threads};
+               o.server_pid,    o.threads,
+               url.tls,         !o.no_tls_resume};
     return call;
   } catch (const std::exception& e) {
     fail(e.what());
@@ -161,7 +164,9 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
   cmd->add_option("--warmup", o.warmup_s, "Seconds run before each point's window, not measured")
       ->check(CLI::Range(0.0, 86'400.0))
       ->capture_default_str();
-  cmd->add_option("--timeout-ms", o.timeout_ms, "Per call: connect, write and read")
+  cmd->add_option("--timeout-ms", o.timeout_ms,
+                  "Per call: connect (https: and the TLS handshake), write and read; a call "
+                  "timed out is in the latencies at what it waited")
       ->check(CLI::Range(1, 3'600'000))
       ->capture_default_str();
   cmd->add_option("--decode-every", o.decode_every,
@@ -182,6 +187,9 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
                   "The server's process: its CPU per call and memory from /proc (absent: those "
                   "fields are null; the server must run on this machine)")
       ->check(CLI::PositiveNumber);
+  cmd->add_flag("--no-tls-resume", o.no_tls_resume,
+                "https: a full TLS handshake on every reconnect (default: a reconnect resumes "
+                "the connection's last session)");
   cmd->add_option("--corpus", o.corpus_dir,
                   "Corpus directory (default: $SOAPBENCH_CORPUS or "
                   "the source tree's corpus/)");
@@ -202,10 +210,16 @@ void add_load_command(CLI::App& app) {
   for (std::size_t k = 0; k < kLoadErrorKinds; ++k)
     kinds += (k ? ", " : "") + std::string(load_error_name(static_cast<LoadError>(k)));
   cmd->footer(fmt::format(
-      "Latency percentiles from a log-bucketed histogram (within {:.1f}%). Open loop: latency "
-      "from each call's due time, not its send time. Errors by kind: {} (unserved: a connection "
-      "that got no answer in the window). Only http:// URLs. README \"Load\" explains every "
-      "field.",
+      "--url is the endpoint's full URL, path included (http://host:port/ws/orders); without a "
+      "path, the family's path on soapbench serve (/RPC2, /soap, /jsonrpc). https: TLS 1.2/1.3, "
+      "the certificate not verified, a handshake per connection made (counted per point, "
+      "resumed on reconnect unless --no-tls-resume). Latency percentiles from a log-bucketed "
+      "histogram (within {:.1f}%) of the right answers and of the calls given up on, at what "
+      "they waited: a timed-out call at its timeout, an open-loop call never sent at its wait "
+      "when the window closed; so a stall shows in max and p99.9. \"–\": no call answered. "
+      "Open loop: latency from each call's due time, not its send time. Errors by kind: {} "
+      "(unserved: a connection that got no answer in the window). README \"Load\" explains "
+      "every field.",
       LatencyHistogram::kMaxRelativeError * 100, kinds));
   cmd->callback([] { run(options); });
 }

@@ -2,8 +2,11 @@
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/read.hpp>
+
+#include "harness/tls_client.h"
 
 namespace sb {
 
@@ -18,18 +21,28 @@ constexpr std::uint64_t kMaxAnswerBytes = 256 * 1024 * 1024;
 
 }  // namespace
 
+LoadTls::LoadTls(std::string host_name, bool resume_sessions)
+    : context(asio::ssl::context::tls_client), host(std::move(host_name)), resume(resume_sessions) {
+  configure_tls_client(context, false);
+}
+
 LoadConnection::LoadConnection(asio::io_context& ioc, LoadSink& sink, const LoadCall& call,
                                std::span<const asio::ip::tcp::endpoint> endpoints,
-                               std::size_t index, const PointConfig& config)
+                               std::size_t index, const PointConfig& config, LoadTls* tls)
     : sink_(sink),
       call_(call),
       endpoints_(endpoints),
       index_(index),
       timeout_(config.timeout),
       socket_(ioc),
+      tls_(tls),
       watchdog_(ioc),
       pause_(ioc),
       judge_(call, config.decode_every) {}
+
+LoadConnection::~LoadConnection() {
+  if (session_ != nullptr) SSL_SESSION_free(session_);
+}
 
 void LoadConnection::start(LoadClock::time_point due) {
   due_ = due;
@@ -83,11 +96,56 @@ void LoadConnection::connect() {
     ++connects_;
     socket_.set_option(asio::ip::tcp::no_delay(true), ec);
     socket_.non_blocking(true, ec);  // write(): a send that would block returns at once
+    if (tls_ != nullptr) return handshake();
     write();
   });
 }
 
+void LoadConnection::handshake() {
+  // A fresh TLS layer per TCP connection, made here where no operation of the old one is pending.
+  tls_stream_.emplace(socket_, tls_->context);
+  SSL* ssl = tls_stream_->native_handle();
+  prepare_tls_client(ssl, tls_->host, false);
+  if (tls_->resume && session_ != nullptr) SSL_set_session(ssl, session_);
+  session_kept_ = false;
+  const LoadClock::time_point t0 = LoadClock::now();
+  tls_stream_->async_handshake(asio::ssl::stream_base::client, [this, t0](error_code ec) {
+    if (ec) {
+      return fail(LoadError::connect,
+                  timed_out_ ? "TLS handshake timed out" : "TLS handshake: " + ec.message());
+    }
+    const bool resumed = SSL_session_reused(tls_stream_->native_handle()) == 1;
+    ++(resumed ? handshakes_.resumed : handshakes_.full);
+    handshakes_.total_ns += std::chrono::nanoseconds(LoadClock::now() - t0).count();
+    write();
+  });
+}
+
+void LoadConnection::keep_session() {
+  // TLS 1.3 sends its tickets after the handshake: only once an answer was read is the session
+  // resumable.
+  session_kept_ = true;
+  SSL_SESSION* s = SSL_get1_session(tls_stream_->native_handle());
+  if (s == nullptr) return;
+  if (SSL_SESSION_is_resumable(s) != 1) return SSL_SESSION_free(s);
+  if (session_ != nullptr) SSL_SESSION_free(session_);
+  session_ = s;
+}
+
+template <class Op>
+void LoadConnection::with_stream(Op&& op) {
+  if (tls_ != nullptr) return op(*tls_stream_);
+  op(socket_);
+}
+
 void LoadConnection::write() {
+  if (tls_ != nullptr) {  // the TLS layer writes its records asynchronously
+    return asio::async_write(*tls_stream_, asio::buffer(call_.request),
+                             [this](error_code ec, std::size_t) {
+                               if (ec) return write_failed(ec);
+                               read();
+                             });
+  }
   // The request is small: the socket almost always takes it whole at once. The read starts
   // from the queue, after the handlers already due: by then the answer has often arrived, and
   // the read's first attempt (Asio reads at once when it starts) finds it, without a wasted
@@ -112,15 +170,21 @@ void LoadConnection::write_failed(const error_code& ec) {
 void LoadConnection::read() {
   parser_.emplace(body_);
   parser_->body_limit(kMaxAnswerBytes);
-  http::async_read(socket_, buffer_, *parser_, [this](error_code ec, std::size_t) {
-    if (!ec) return on_answer();
-    // end_of_stream: closed before any byte of an answer, as a server closes an idle connection.
-    if (!timed_out_ && ec == http::error::end_of_stream && retry_stale()) return;
-    fail(timed_out_ ? LoadError::timeout : LoadError::io, "read: " + ec.message());
+  with_stream([this](auto& stream) {
+    http::async_read(stream, buffer_, *parser_, [this](error_code ec, std::size_t) {
+      if (!ec) return on_answer();
+      // end_of_stream (TLS: stream_truncated): closed before any byte of an answer, as a server
+      // closes an idle connection.
+      const bool closed =
+          ec == http::error::end_of_stream || ec == asio::ssl::error::stream_truncated;
+      if (!timed_out_ && closed && retry_stale()) return;
+      fail(timed_out_ ? LoadError::timeout : LoadError::io, "read: " + ec.message());
+    });
   });
 }
 
 void LoadConnection::on_answer() {
+  if (tls_ != nullptr && tls_->resume && !session_kept_) keep_session();
   bool decoded = false;
   const std::optional<LoadError> error = judge_.judge(parser_->status(), body_, decoded);
   if (error) why_ = judge_.why();
@@ -144,10 +208,14 @@ void LoadConnection::fail(LoadError kind, const std::string& what) {
 
 void LoadConnection::finish(std::optional<LoadError> error, bool answered, bool decoded) {
   busy_ = false;  // the watchdog stays armed: it finds the connection idle or a later call
-  sink_.call_done(*this, {due_, LoadClock::now(), error, answered, decoded});
+  sink_.call_done(*this, {due_, LoadClock::now(), error, answered, decoded, timed_out_});
 }
 
 void LoadConnection::drop() {
+  if (tls_stream_) {  // no close_notify; marked shut down so OpenSSL keeps the session resumable
+    SSL* ssl = tls_stream_->native_handle();
+    SSL_set_shutdown(ssl, SSL_get_shutdown(ssl) | SSL_SENT_SHUTDOWN | SSL_RECEIVED_SHUTDOWN);
+  }
   error_code ignored;
   socket_.close(ignored);
   buffer_.clear();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -44,6 +45,9 @@ void merge(PointResult& into, LoadClock::time_point& first_error_at, ShardResult
   }
   into.decoded += r.decoded;
   into.reconnects += r.reconnects;
+  into.tls_full += r.tls_full;
+  into.tls_resumed += r.tls_resumed;
+  into.tls_handshake_ns += r.tls_handshake_ns;
   into.unsent += r.unsent;
   into.connections_served += r.connections_served;
   into.thread_calls.push_back(r.calls);
@@ -52,11 +56,12 @@ void merge(PointResult& into, LoadClock::time_point& first_error_at, ShardResult
 }  // namespace
 
 PointResult run_load_point(const LoadCall& call, const Url& url, const PointConfig& config) {
-  if (url.tls) throw std::runtime_error("https is not supported by the load generator yet");
   if (config.mode == LoadMode::open && !(config.rate > 0))
     throw std::runtime_error("an open loop needs a rate above 0");
   const std::vector<tcp::endpoint> endpoints = resolve(url);
   const std::size_t shards = std::clamp<std::size_t>(config.threads, 1, config.connections);
+  std::optional<LoadTls> tls;  // https: one client context for every thread's connections
+  if (url.tls) tls.emplace(url.host, config.tls_resume);
   PointResult result;
   double cpu_at_start = 0;
   auto at_window_start = [&] {  // on shard 0's thread
@@ -66,9 +71,9 @@ PointResult run_load_point(const LoadCall& call, const Url& url, const PointConf
   PointTimeline timeline;
   std::vector<std::unique_ptr<LoadShard>> parts;
   for (std::size_t j = 0; j < shards; ++j) {
-    parts.push_back(
-        std::make_unique<LoadShard>(call, endpoints, config, timeline, j, shards,
-                                    j == 0 ? std::function<void()>(at_window_start) : nullptr));
+    parts.push_back(std::make_unique<LoadShard>(
+        call, endpoints, config, timeline, j, shards, tls ? &*tls : nullptr,
+        j == 0 ? std::function<void()>(at_window_start) : nullptr));
   }
   timeline.t0 = LoadClock::now();
   timeline.window_start = timeline.t0 + config.warmup;

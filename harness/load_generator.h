@@ -13,8 +13,9 @@ namespace sb {
 // Runs one point: warm-up, then the measured window, then waits for the calls still in flight
 // (each bounded by the per-call timeout). Calls due (closed loop: sent) in the window count;
 // open-loop latency runs from the due time, so a late send counts against the server
-// (coordinated omission). Throws std::runtime_error when the host does not resolve or the URL
-// is https (not supported).
+// (coordinated omission). https: TLS 1.2/1.3 without certificate verification, a handshake per
+// connection made (resumed on reconnect when config.tls_resume). Throws std::runtime_error when
+// the host does not resolve.
 PointResult run_load_point(const LoadCall& call, const Url& url, const PointConfig& config);
 
 }  // namespace sb

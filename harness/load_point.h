@@ -45,6 +45,7 @@ struct PointConfig {
   std::uint32_t decode_every = 64;                   // 1 answer in this many is decoded in full
   int server_pid = 0;                                // > 0: the server's CPU and memory are read
   std::size_t threads = 1;  // generator threads (at most one per connection)
+  bool tls_resume = true;   // https: a reconnect resumes the connection's last TLS session
 };
 
 // The server process's counters at one moment (/proc/PID/stat and status).
@@ -58,11 +59,17 @@ struct PointResult {
   std::uint64_t calls = 0;  // right answers to calls due (sent) in the window
   // From the window's start to the last answer counted (≥ the configured duration).
   double elapsed_s = 0;
-  LatencyHistogram latency;                             // of the right answers, in ns
+  // Right answers at their latency, and calls the run gave up on at what they waited: a timed-out
+  // call at its timeout (from its due time), an open-loop call never sent at its wait when the
+  // window closed. In ns.
+  LatencyHistogram latency;
   std::array<std::uint64_t, kLoadErrorKinds> errors{};  // by LoadError
   std::string first_error;                              // the first error's description
   std::uint64_t decoded = 0;           // answers decoded in full and checked against the contract
   std::uint64_t reconnects = 0;        // connections re-made (server close, errors)
+  std::uint64_t tls_full = 0;          // https: full TLS handshakes (warm-up included)
+  std::uint64_t tls_resumed = 0;       // https: TLS handshakes that resumed a session
+  std::int64_t tls_handshake_ns = 0;   // https: time spent in all the handshakes
   std::uint64_t unsent = 0;            // open loop: calls due in the window never sent
   std::size_t connections_served = 0;  // connections that got at least one answer in the window
   double generator_cpu_s = 0;          // this process's CPU time (every thread) over the window

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <ctime>
+#include <optional>
+#include <string>
 
 #include "codecs/json_writer.h"
 #include "harness/run_context.h"
@@ -25,6 +27,26 @@ constexpr Quantile kQuantiles[] = {{"p50_us", "p50", 0.5},
                                    {"p999_us", "p99.9", 0.999}};
 
 double us(std::uint64_t ns) { return static_cast<double>(ns) / 1e3; }
+
+// A latency figure of r in µs; nullopt when no call was answered (the figure would describe
+// nothing, or only calls given up on).
+std::optional<double> latency_us(const PointResult& r, std::uint64_t ns) {
+  if (r.calls == 0) return std::nullopt;
+  return us(ns);
+}
+
+// A latency for the table and the progress line: "12.3", or "–" without an answered call.
+std::string latency_text(const PointResult& r, std::uint64_t ns) {
+  const std::optional<double> v = latency_us(r, ns);
+  return v ? fmt::format("{:.1f}", *v) : "–";
+}
+
+// The mean TLS handshake in µs; nullopt without handshakes.
+std::optional<double> handshake_us(const PointResult& r) {
+  const std::uint64_t n = r.tls_full + r.tls_resumed;
+  if (n == 0) return std::nullopt;
+  return static_cast<double>(r.tls_handshake_ns) / 1e3 / static_cast<double>(n);
+}
 double seconds(std::chrono::nanoseconds d) { return std::chrono::duration<double>(d).count(); }
 
 std::string mode_name(LoadMode m) { return m == LoadMode::closed ? "closed" : "open"; }
@@ -72,6 +94,11 @@ void context_json(rpc::DirectJsonWriter& w, const LoadContext& c) {
     w.null_value();
   w.key("generator_threads");
   w.int_value(static_cast<std::int64_t>(c.threads));
+  w.key("tls_resume");
+  if (c.tls)
+    w.bool_value(c.tls_resume);
+  else
+    w.null_value();
   w.key("histogram_relative_error");
   w.double_value(LatencyHistogram::kMaxRelativeError);
   w.end_object();
@@ -122,17 +149,16 @@ void point_json(rpc::DirectJsonWriter& w, const LoadPoint& p) {
       {"timeout_s", seconds(c.timeout)},
       {"elapsed_s", r.elapsed_s},
       {"tps", r.tps()},
-      {"min_us", us(r.latency.min())},
-      {"max_us", us(r.latency.max())},
       {"generator_cpu_share", r.generator_cpu_s / r.elapsed_s / static_cast<double>(r.threads())}};
   for (const auto& [key, value] : numbers) {
     w.key(key);
     w.double_value(value);
   }
-  for (const Quantile& q : kQuantiles) {
-    w.key(q.key);
-    w.double_value(us(r.latency.percentile(q.q)));
-  }
+  optional_number(w, "min_us", latency_us(r, r.latency.min()));
+  optional_number(w, "max_us", latency_us(r, r.latency.max()));
+  for (const Quantile& q : kQuantiles)
+    optional_number(w, q.key, latency_us(r, r.latency.percentile(q.q)));
+  optional_number(w, "tls_handshake_us", handshake_us(r));
   const std::pair<const char*, std::uint64_t> counts[] = {
       {"calls", r.calls},
       {"decoded", r.decoded},
@@ -140,7 +166,9 @@ void point_json(rpc::DirectJsonWriter& w, const LoadPoint& p) {
       {"reconnects", r.reconnects},
       {"unsent", r.unsent},
       {"connections_served", r.connections_served},
-      {"generator_threads", r.threads()}};
+      {"generator_threads", r.threads()},
+      {"tls_full_handshakes", r.tls_full},
+      {"tls_resumed_handshakes", r.tls_resumed}};
   for (const auto& [key, value] : counts) {
     w.key(key);
     w.int_value(static_cast<std::int64_t>(value));
@@ -164,10 +192,14 @@ std::string load_label(const PointConfig& c) {
 std::string load_progress_line(const LoadPoint& p) {
   const PointResult& r = p.result;
   std::string line = fmt::format(
-      "soapbench load: {}: {} calls, {:.0f}/s, p50 {:.1f} µs, p99 {:.1f} µs, max {:.1f} µs, {} "
-      "errors",
-      load_label(p.config), r.calls, r.tps(), us(r.latency.percentile(0.5)),
-      us(r.latency.percentile(0.99)), us(r.latency.max()), r.error_total());
+      "soapbench load: {}: {} calls, {:.0f}/s, p50 {} µs, p99 {} µs, max {} µs, {} errors",
+      load_label(p.config), r.calls, r.tps(), latency_text(r, r.latency.percentile(0.5)),
+      latency_text(r, r.latency.percentile(0.99)), latency_text(r, r.latency.max()),
+      r.error_total());
+  if (const std::optional<double> hs = handshake_us(r)) {
+    line += fmt::format(", TLS handshakes {} full {} resumed ({:.0f} µs each)", r.tls_full,
+                        r.tls_resumed, *hs);
+  }
   if (!r.first_error.empty()) line += " (first: " + r.first_error.substr(0, 200) + ")";
   return line;
 }
@@ -180,9 +212,9 @@ std::string load_table(std::span<const LoadPoint> points) {
     const PointResult& r = p.result;
     t += fmt::format("{:<24} {:>10} {:>9.0f}", load_label(p.config), r.calls, r.tps());
     for (const Quantile& q : kQuantiles)
-      t += fmt::format(" {:>9.1f}", us(r.latency.percentile(q.q)));
+      t += fmt::format(" {:>9}", latency_text(r, r.latency.percentile(q.q)));
     const std::optional<double> cpu = r.server_cpu_us_per_call();
-    t += fmt::format(" {:>10.1f} {:>7} {:>13}\n", us(r.latency.max()), r.error_total(),
+    t += fmt::format(" {:>10} {:>7} {:>13}\n", latency_text(r, r.latency.max()), r.error_total(),
                      cpu ? fmt::format("{:.1f}", *cpu) : "-");
   }
   return t;

@@ -20,6 +20,8 @@ struct LoadContext {
   std::size_t request_bytes = 0;  // head and body of each request
   int server_pid = 0;             // 0: no server figures
   std::size_t threads = 1;        // generator threads asked for (--threads)
+  bool tls = false;               // https
+  bool tls_resume = true;         // https: reconnects resume the connection's TLS session
 };
 
 // One measured point with how it was driven.

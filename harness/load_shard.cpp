@@ -18,7 +18,7 @@ constexpr std::chrono::milliseconds kConnectBackoff{50};
 
 LoadShard::LoadShard(const LoadCall& call, std::span<const asio::ip::tcp::endpoint> endpoints,
                      const PointConfig& config, const PointTimeline& timeline, std::size_t shard,
-                     std::size_t shards, std::function<void()> at_window_start)
+                     std::size_t shards, LoadTls* tls, std::function<void()> at_window_start)
     : config_(config),
       timeline_(timeline),
       shard_(shard),
@@ -26,7 +26,7 @@ LoadShard::LoadShard(const LoadCall& call, std::span<const asio::ip::tcp::endpoi
       at_window_start_(std::move(at_window_start)) {
   for (std::size_t i = 0; global_index(i) < config.connections; ++i) {
     connections_.push_back(
-        std::make_unique<LoadConnection>(ioc_, *this, call, endpoints, i, config));
+        std::make_unique<LoadConnection>(ioc_, *this, call, endpoints, i, config, tls));
   }
   tally_.resize(connections_.size());
   out_.first_error_at = LoadClock::time_point::max();
@@ -50,7 +50,12 @@ ShardResult LoadShard::run() {
       count_error(LoadError::unserved,
                   "connection " + std::to_string(global_index(i)) + " got no answer");
   }
-  for (const auto& c : connections_) r.reconnects += c->connects() - (c->connects() > 0);
+  for (const auto& c : connections_) {
+    r.reconnects += c->connects() - (c->connects() > 0);
+    r.tls_full += c->handshakes().full;
+    r.tls_resumed += c->handshakes().resumed;
+    r.tls_handshake_ns += c->handshakes().total_ns;
+  }
   return std::move(out_);
 }
 
@@ -69,6 +74,11 @@ void LoadShard::close_window() {
   while (first_in_window < next_due_ && due_time(first_in_window) < timeline_.window_start)
     ++first_in_window;
   out_.result.unsent = next_due_ - first_in_window;
+  // Never sent: each counted in the latencies at what it waited, so a stall that kept calls
+  // from being sent shows in them.
+  const LoadClock::time_point now = LoadClock::now();
+  for (std::uint64_t i = first_in_window; i < next_due_; ++i)
+    out_.result.latency.record(std::chrono::nanoseconds(now - due_time(i)).count());
   first_pending_ = next_due_;
 }
 
@@ -126,11 +136,13 @@ void LoadShard::call_done(LoadConnection& c, const CallOutcome& o) {
   if (o.due >= timeline_.window_start && o.due < timeline_.window_end) {
     PointResult& r = out_.result;
     r.decoded += o.decoded;
+    // A timed-out call is in the latencies at what it waited (its timeout or more): a stall
+    // shows in max and p99.9 instead of only in the error count.
+    if (!o.error || o.timed_out) r.latency.record(std::chrono::nanoseconds(o.done - o.due).count());
     if (o.error) {
       count_error(*o.error, c.why());
     } else {
       ++r.calls;
-      r.latency.record(std::chrono::nanoseconds(o.done - o.due).count());
       out_.last_answer = std::max(out_.last_answer, o.done);
     }
   }

@@ -40,11 +40,12 @@ struct ShardResult {
 
 class LoadShard final : public LoadSink {
  public:
-  // Shard `shard` of `shards` of the point `config` on `timeline`; `at_window_start` runs on its
-  // thread when the window opens (may be empty). Every argument outlives it.
+  // Shard `shard` of `shards` of the point `config` on `timeline`, over TLS when `tls` is not
+  // null; `at_window_start` runs on its thread when the window opens (may be empty). Every
+  // argument outlives it.
   LoadShard(const LoadCall& call, std::span<const boost::asio::ip::tcp::endpoint> endpoints,
             const PointConfig& config, const PointTimeline& timeline, std::size_t shard,
-            std::size_t shards, std::function<void()> at_window_start);
+            std::size_t shards, LoadTls* tls, std::function<void()> at_window_start);
 
   // Runs its part of the point on the calling thread, until its last call has ended.
   ShardResult run();

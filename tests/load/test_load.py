@@ -11,6 +11,14 @@ ThreadsTest: --threads splits the connections and the open-loop schedule across 
 merges what they measured (every connection served, the calls the sum of the threads', the rate
 kept, one thread's errors counted beside the other's right answers).
 
+StallTest: the server stopped (SIGSTOP) for longer than the timeout in a closed-loop run: the
+timed-out calls are in the latencies at their timeout, so max shows the stall.
+
+UrlTest: --url is the endpoint's full URL: xmlrpc_c_server serving at /ws/orders is called
+(`soapbench call`) and loaded at that path, and not at the family's default path.
+TlsTest: `soapbench load` over https against `soapbench serve --tls`, a handshake per connection
+counted, resumed on reconnect unless --no-tls-resume.
+
 Environment: SB_SOAPBENCH (the soapbench executable), SB_XMLRPC_C_SERVER and SB_WRK (optional).
 Usage: tests/load/test_load.py [TestClass ...]
 """
@@ -25,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,7 +48,8 @@ POINT_FIELDS = ["mode", "connections", "rate", "duration_s", "warmup_s", "timeou
                 "calls", "tps", "p50_us", "p90_us", "p99_us", "p999_us", "min_us", "max_us",
                 "errors", "errors_total", "first_error", "decoded", "decode_every", "reconnects",
                 "unsent", "connections_served", "server_cpu_us_per_call", "server_rss_kb",
-                "server_peak_rss_kb", "generator_cpu_share", "generator_threads", "thread_calls"]
+                "server_peak_rss_kb", "generator_cpu_share", "generator_threads", "thread_calls",
+                "tls_full_handshakes", "tls_resumed_handshakes", "tls_handshake_us"]
 sys.dont_write_bytecode = True
 
 
@@ -55,7 +65,7 @@ class Server:
         self.proc = subprocess.Popen(pinned(0, argv), stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
-        m = re.search(r"serving (http://[^ ]+:\d+)", line)
+        m = re.search(r"serving (https?://[^ ]+:\d+)", line)
         if not m:
             self.stop()
             raise RuntimeError(f"{argv} did not start: {line!r}")
@@ -99,18 +109,26 @@ class Tmp(unittest.TestCase):
 
     def load(self, url, *args, cpu=1):
         """Runs soapbench load with --json; (process, document or None)."""
+        proc = self.start_load(url, *args, cpu=cpu)
+        out, err = proc.communicate(timeout=120)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), self.document()
+
+    def start_load(self, url, *args, cpu=1):
+        """Starts soapbench load with --json; the running process (document() reads its JSON)."""
         out = os.path.join(self.tmp, "load.json")
         if os.path.exists(out):
             os.remove(out)
-        proc = subprocess.run(pinned(cpu, [SOAPBENCH, "load", "--url", url, "--json", out,
-                                           *args]),
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=120)
-        doc = None
-        if os.path.exists(out):
-            with open(out, encoding="utf-8") as f:
-                doc = json.load(f)
-        return proc, doc
+        return subprocess.Popen(pinned(cpu, [SOAPBENCH, "load", "--url", url, "--json", out,
+                                             *args]),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def document(self):
+        """The --json document of the last run, or None."""
+        out = os.path.join(self.tmp, "load.json")
+        if not os.path.exists(out):
+            return None
+        with open(out, encoding="utf-8") as f:
+            return json.load(f)
 
 
 class WithOurServer(Tmp):
@@ -159,6 +177,9 @@ class OurServerTest(WithOurServer):
             self.assertGreater(p["server_cpu_us_per_call"], 0)
             self.assertGreater(p["server_rss_kb"], 0)
             self.assertGreaterEqual(p["server_peak_rss_kb"], p["server_rss_kb"])
+            self.assertEqual((p["tls_full_handshakes"], p["tls_resumed_handshakes"],
+                              p["tls_handshake_us"]), (0, 0, None))  # http
+        self.assertIsNone(ctx["tls_resume"])
         self.assertIn("closed c=4", proc.stdout)  # the table
         self.assertEqual(proc.stderr.count("soapbench load: closed"), 2)  # a line per point
 
@@ -323,6 +344,11 @@ class WrongAnswerTest(Tmp):
         (p,) = doc["points"]
         self.assertEqual(p["calls"], 0)
         self.assertEqual(p["tps"], 0)
+        # No call answered: no latency figure, "–" in the progress line and the table.
+        for key in ("min_us", "p50_us", "p90_us", "p99_us", "p999_us", "max_us"):
+            self.assertIsNone(p[key], key)
+        self.assertIn("p50 – µs, p99 – µs, max – µs", proc.stderr)
+        self.assertNotIn("0.0", proc.stdout.splitlines()[1])
         return p
 
     def test_wrong_answer_counted(self):
@@ -355,6 +381,143 @@ class UnservedTest(Tmp):
         self.assertEqual(p["connections_served"], 1)
         self.assertGreater(p["errors"]["timeout"], 0)
         self.assertGreater(p["calls"], 0)  # the first connection was served
+
+
+class StallTest(Tmp):
+    """The server stopped (SIGSTOP) for 2.5 s, longer than the 2 s timeout, in a closed-loop run
+    of 4 connections: the calls in flight time out, and each is in the latencies at its timeout,
+    so max shows the stall (it showed the slowest answer, tens of ms, with the timeouts only in
+    the error count)."""
+    STALL_S = 2.5
+    TIMEOUT_MS = 2000
+
+    def test_a_stall_shows_in_max_latency(self):
+        server = Server([SOAPBENCH, "serve", "--threads", "1", "--port", "0"])
+        self.addCleanup(server.stop)
+        proc = self.start_load(server.url, "--protocol", "xmlrpc", "--call", "add",
+                               "--connections", "4", "--duration", "5", "--warmup", "0",
+                               "--timeout-ms", str(self.TIMEOUT_MS))
+        try:
+            time.sleep(1.5)  # the window has begun (the generator starts in well under 1 s)
+            os.kill(server.proc.pid, signal.SIGSTOP)
+            time.sleep(self.STALL_S)
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        out, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 2, out + err)  # the timeouts are errors
+        (p,) = self.document()["points"]
+        print(f"server stopped {self.STALL_S} s, timeout {self.TIMEOUT_MS} ms: "
+              f"{p['errors']['timeout']} timeouts, max {p['max_us']:.0f} µs, p99.9 "
+              f"{p['p999_us']:.0f} µs, p50 {p['p50_us']:.0f} µs, {p['calls']} calls",
+              file=sys.stderr)
+        self.assertGreater(p["errors"]["timeout"], 0, p)
+        self.assertEqual(p["errors_total"], p["errors"]["timeout"], p["first_error"])
+        self.assertGreater(p["calls"], 0)
+        self.assertGreaterEqual(p["max_us"], self.TIMEOUT_MS * 1000, p)
+        self.assertLess(p["max_us"], self.STALL_S * 1e6 + 1e6, p)  # the timeout, not beyond
+        self.assertLess(p["p50_us"], 100_000, p)  # the stall's few calls do not move the median
+
+
+@unittest.skipUnless(XMLRPC_C_SERVER and os.access(XMLRPC_C_SERVER, os.X_OK),
+                     "no xmlrpc-c peer in this build")
+class UrlTest(Tmp):
+    """xmlrpc_c_server serving at /ws/orders: `call` and `load` reach it with the path in --url,
+    and without a path they post to /RPC2, which that server does not serve."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server([XMLRPC_C_SERVER, "--port", "0", "--path", "/ws/orders"])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def call(self, url, *args):
+        return subprocess.run([SOAPBENCH, "call", "--url", url, "--protocol", "xmlrpc", *args],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=60)
+
+    def test_call_takes_the_path(self):
+        proc = self.call(self.server.url + "/ws/orders", "add", "2", "3")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout), {"kind": "response", "method": "add",
+                                                   "result": 5})
+        proc = self.call(self.server.url, "add", "2", "3")  # POST /RPC2: not served there
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn("HTTP 404", proc.stderr)
+
+    def test_load_takes_the_path(self):
+        proc, doc = self.load(self.server.url + "/ws/orders", "--protocol", "xmlrpc", "--call",
+                              "add", "--connections", "2", "--duration", "0.5", "--warmup", "0",
+                              "--decode-every", "1", cpu=0)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(doc["context"]["url"], self.server.url + "/ws/orders")
+        (p,) = doc["points"]
+        self.assertGreater(p["calls"], 0)
+        self.assertEqual(p["decoded"], p["calls"])
+        proc, doc = self.load(self.server.url, "--protocol", "xmlrpc", "--call", "add",
+                              "--connections", "1", "--duration", "0.2", "--warmup", "0", cpu=0)
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        (p,) = doc["points"]
+        self.assertEqual(p["calls"], 0)
+        self.assertGreater(p["errors"]["http_status"], 0, p)
+
+    def test_bad_urls_are_refused(self):
+        for url, why in [("http://user@127.0.0.1:1/", "credentials"),
+                         ("ftp://127.0.0.1:1/", "http:// or https://"),
+                         ("http://127.0.0.1:1/a b", "space")]:
+            proc = self.call(url, "add", "2", "3")
+            self.assertEqual(proc.returncode, 1, url)
+            self.assertIn(why, proc.stderr)
+
+
+class TlsTest(Tmp):
+    """soapbench load over https against `soapbench serve --tls`: every answer right, one TLS
+    handshake per connection counted; with the server closing idle connections after 30 ms and a
+    call every 100 ms, each call reconnects and resumes its session, unless --no-tls-resume."""
+
+    def serve(self, *args):
+        server = Server([SOAPBENCH, "serve", "--tls", "--threads", "1", "--port", "0", *args])
+        self.addCleanup(server.stop)
+        self.assertTrue(server.url.startswith("https://"), server.url)
+        return server
+
+    def test_closed_loop_over_https(self):
+        server = self.serve()
+        proc, doc = self.load(server.url, "--protocol", "jsonrpc", "--call", "add",
+                              "--connections", "3", "--duration", "0.5", "--warmup", "0.1",
+                              "--decode-every", "4")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIs(doc["context"]["tls_resume"], True)
+        (p,) = doc["points"]
+        self.assertEqual(p["errors_total"], 0, p["first_error"])
+        self.assertGreater(p["calls"], 0)
+        self.assertGreater(p["decoded"], 0)
+        self.assertEqual((p["tls_full_handshakes"], p["tls_resumed_handshakes"]), (3, 0), p)
+        self.assertGreater(p["tls_handshake_us"], 0)
+        self.assertIn("TLS handshakes 3 full 0 resumed", proc.stderr)
+
+    def reconnecting_run(self, *args):
+        server = self.serve("--idle-timeout", "30")
+        proc, doc = self.load(server.url, "--protocol", "soap11", "--call", "getRate",
+                              "--rate", "10", "--connections", "1", "--duration", "1",
+                              "--warmup", "0.2", *args)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        (p,) = doc["points"]
+        self.assertEqual(p["errors_total"], 0, p["first_error"])
+        self.assertGreaterEqual(p["reconnects"], 5, p)
+        self.assertEqual(p["tls_full_handshakes"] + p["tls_resumed_handshakes"],
+                         p["reconnects"] + 1)
+        return doc, p
+
+    def test_reconnects_resume_the_session(self):
+        _, p = self.reconnecting_run()
+        self.assertEqual(p["tls_full_handshakes"], 1, p)
+
+    def test_no_tls_resume_makes_full_handshakes(self):
+        doc, p = self.reconnecting_run("--no-tls-resume")
+        self.assertIs(doc["context"]["tls_resume"], False)
+        self.assertEqual(p["tls_resumed_handshakes"], 0, p)
 
 
 @unittest.skipUnless(WRK, "wrk is not installed (tools/setup.sh installs it)")
