@@ -721,6 +721,7 @@ TEST(Server, TransferEncodingCannotSmuggleARequest) {
       {"HTTP/1.1", "Transfer-Encoding: gzip\r\n" + cl, false, 400},
       {"HTTP/1.1", cl + "Transfer-Encoding: gzip\r\n", false, 400},
       {"HTTP/1.0", "Transfer-Encoding: chunked\r\n", true, 400},
+      {"HTTP/1.1", "Content-Length: 5\r\nContent-Length: 6\r\n", false, 400},
   };
   for (const Case& k : cases) {
     SCOPED_TRACE(k.version + " " + k.fields);
@@ -741,6 +742,29 @@ TEST(Server, TransferEncodingCannotSmuggleARequest) {
   EXPECT_TRUE(got.starts_with("HTTP/1.1 200 ")) << got;
   EXPECT_NE(got.find("faultCode"), std::string::npos) << got;
   EXPECT_EQ(got.find("HTTP/1.1", 1), std::string::npos) << "a second response: " << got;
+}
+
+// A request line and fields over 16 KiB: 431 (RFC 6585 §5). "Expect: 100-continue": 100 first,
+// then the body is read and answered (RFC 9110 §10.1.1).
+TEST(Server, OversizedHeaderGets431AndExpectContinueIsAnswered) {
+  Server s(quick_config());
+  {
+    Conn c(s.server.port());
+    c.write_raw("POST /RPC2 HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(17 * 1024, 'a') +
+                "\r\n\r\n");
+    const std::string got = c.read_until_closed();
+    EXPECT_TRUE(got.starts_with("HTTP/1.1 431 ")) << got.substr(0, 200);
+  }
+  const std::string body =
+      encode(make_call("add", {Value::integer(2), Value::integer(3)}), Family::xmlrpc);
+  Conn c(s.server.port());
+  c.write_raw(
+      "POST /RPC2 HTTP/1.1\r\nHost: x\r\nContent-Type: text/xml\r\nExpect: "
+      "100-continue\r\nConnection: close\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body);
+  const std::string got = c.read_until_closed();
+  EXPECT_TRUE(got.starts_with("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 ")) << got;
+  EXPECT_NE(got.find("<int>5</int>"), std::string::npos) << got;
 }
 
 // RFC 9112 §3.2: an HTTP/1.1 request without Host, with two, or with an invalid one → 400;
