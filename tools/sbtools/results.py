@@ -35,16 +35,16 @@ examples:
 # Matrix documents `save` keeps per machine (the newest only), by the "tool" they name.
 def cmd_save(args):
     src = args.source or os.path.join(args.build_dir, "results")
-    paths = sorted(p for p in (os.path.join(src, f) for f in os.listdir(src) if f.endswith(".json"))
+    files = sorted(p for p in (os.path.join(src, f) for f in os.listdir(src) if f.endswith(".json"))
                    if os.path.isfile(p)) if os.path.isdir(src) else []
     if args.files:
-        paths = args.files
-    if not paths:
+        files = args.files
+    if not files:
         print(f"tools/results: no result files in {paths.rel(src)}", file=sys.stderr)
         return 1
     docs = []
     status = 0
-    for p in paths:
+    for p in files:
         try:
             doc = gbench.load_json(p)
         except gbench.ResultError as e:
