@@ -209,9 +209,12 @@ class CompareTest(Tmp):
         results = self.path("results")
         mid = load(self.BASE)["context"]["machine_id"]
         # No baseline: the message, exit 0.
-        proc = tool("compare", "--results-dir", results, "--against-baseline", self.BASE,
-                    self.path("missing.json"), check=0)
+        proc = tool("compare", "--results-dir", results, "--against-baseline", self.BASE, check=0)
         self.assertIn(f"no baseline for machine {mid}: run tools/results baseline", proc.stdout)
+        # A result file named but missing (its benchmark did not run or crashed): the gate fails.
+        proc = tool("compare", "--results-dir", results, "--against-baseline", self.BASE,
+                    self.path("missing.json"), check=1)
+        self.assertIn("missing.json does not exist", proc.stdout)
         # A baseline and a regressed run: exit 1; an unchanged run: exit 0.
         os.makedirs(os.path.join(results, mid))
         shutil.copy(self.BASE, os.path.join(results, mid, "baseline.parse_bench.json"))
@@ -228,6 +231,88 @@ class CompareTest(Tmp):
         proc = tool("compare", "--help", check=0)
         for word in ("regression", "improvement", "inconclusive", "thresholds.json", "icount"):
             self.assertIn(word, proc.stdout)
+
+
+class GateTest(Tmp):
+    """The instruction-count gate fails closed (issue 25): a broken, empty or short count file is
+    a failure with one line, never a pass."""
+
+    COUNTS = {"decode/a/xmlrpc/add.call": 1000.0, "decode/b/xmlrpc/add.call": 2000.0,
+              "parse/a/xmlrpc/add.call": 500.0}
+
+    def setUp(self):
+        super().setUp()
+        self.results = self.path("results")
+        self.key = build_key(BUILD)
+        base = self.counts(self.path("base.json"), self.COUNTS)
+        os.makedirs(os.path.join(self.results, "icount", self.key))
+        shutil.copy(base, os.path.join(self.results, "icount", self.key, "baseline.json"))
+        self.good = self.counts(self.path("icount.json"), self.COUNTS)
+
+    def counts(self, path, instructions):
+        dump({"context": {"machine_id": "m", "date": "2025-01-01T00:00:00+00:00",
+                          "git_sha": "x"},
+              "instructions": dict(instructions),
+              "icount": {"iterations": 10, "build_key": self.key, "build": dict(BUILD)}}, path)
+        return path
+
+    def gate(self, *files, check):
+        proc = tool("compare", "--results-dir", self.results, "--only-changes",
+                    "--against-baseline", *files, check=check)
+        return proc.stdout
+
+    def test_a_whole_file_passes(self):
+        self.assertIn("verdict (instruction counts): PASS", self.gate(self.good, check=0))
+
+    def test_a_truncated_file_fails(self):
+        with open(self.good, "rb") as f:
+            raw = f.read()
+        with open(self.good, "wb") as f:
+            f.write(raw[:len(raw) // 2])
+        out = self.gate(self.good, check=1)
+        self.assertRegex(out, r"tools/compare: FAIL: .*icount\.json: cannot read JSON")
+        self.assertNotIn("PASS", out)
+
+    def test_an_empty_file_fails(self):
+        open(self.good, "w").close()
+        self.assertIn("cannot read JSON", self.gate(self.good, check=1))
+
+    def test_a_file_without_counts_fails(self):
+        self.counts(self.good, {})
+        self.assertIn("holds no instruction counts", self.gate(self.good, check=1))
+
+    def test_a_file_that_is_no_result_fails(self):
+        dump({"something": "else"}, self.good)
+        self.assertIn("neither Google Benchmark JSON nor a tools/icount file",
+                      self.gate(self.good, check=1))
+
+    def test_a_missing_file_or_empty_folder_fails(self):
+        self.assertIn("does not exist", self.gate(self.path("nothing.json"), check=1))
+        os.makedirs(self.path("empty"))
+        self.assertIn("holds no result files", self.gate(self.path("empty"), check=1))
+
+    def test_a_short_file_fails_unless_the_baseline_marks_the_rest_removed(self):
+        short = {k: v for k, v in self.COUNTS.items() if not k.startswith("decode/b/")}
+        self.counts(self.good, short)
+        out = self.gate(self.good, check=1)
+        self.assertIn("lacks 1 benchmarks the baseline has (e.g. decode/b/xmlrpc/add.call)", out)
+        self.assertIn("verdict (instruction counts): FAIL", out)
+        baseline = os.path.join(self.results, "icount", self.key, "baseline.json")
+        doc = load(baseline)
+        doc["removed"] = {"decode/b/xmlrpc/add.call": "adapter b retired"}
+        dump(doc, baseline)
+        self.assertIn("verdict (instruction counts): PASS", self.gate(self.good, check=0))
+
+    def test_another_tools_document_in_the_folder_is_not_judged(self):
+        folder = self.path("build-results")
+        os.makedirs(folder)
+        shutil.copy(self.good, os.path.join(folder, "icount.json"))
+        dump({"tool": "tools/load_bench", "machine_id": "m", "runs": []},
+             os.path.join(folder, "load_bench.json"))
+        self.assertIn("PASS", self.gate(folder, check=0))
+        # ... but a folder with only such documents has nothing to judge: a failure.
+        os.remove(os.path.join(folder, "icount.json"))
+        self.assertIn("no result files to compare", self.gate(folder, check=1))
 
 
 if __name__ == "__main__":

@@ -38,6 +38,12 @@ applies to instruction-count files, the other keys to timing files.
 
 Benchmarks are paired by name without Google Benchmark's /iterations:N suffix.
 
+the gate fails closed (exit 1, one line saying why): with --against-baseline, a named file that
+is missing, unreadable, truncated or empty, one that holds no benchmarks or no counts, or an
+instruction-count file that lacks benchmarks its baseline has. A benchmark removed on purpose is
+named in the baseline's "removed" object (results/icount/<build-key>/baseline.json):
+  "removed": {{"decode/old-adapter/xmlrpc/add.call": "adapter retired in <commit>"}}
+
 examples:
   tools/compare results/<machine>/baseline.parse_bench.json build/results/parse_bench.json
   tools/compare results/icount/<build-key>/baseline.json build/icount.json
@@ -175,9 +181,8 @@ def print_table(rows, icount, out):
                   f"{change:>8}  {p:>7}  {verdict}\n")
 
 
-def compare_files(base_path, new_path, args, out=sys.stdout):
-    """Prints the comparison; returns the number of regressions."""
-    base_doc, new_doc = gbench.load_json(base_path), gbench.load_json(new_path)
+def kinds_of(base_path, base_doc, new_path, new_doc):
+    """'icount' or 'timing' for a pair of documents of one kind; ResultError otherwise."""
     kinds = ["icount" if gbench.is_icount(d) else "timing" if gbench.is_gb(d) else None
              for d in (base_doc, new_doc)]
     for path, kind in zip((base_path, new_path), kinds):
@@ -185,8 +190,10 @@ def compare_files(base_path, new_path, args, out=sys.stdout):
             raise gbench.ResultError(f"{path}: neither Google Benchmark JSON nor a tools/icount file")
     if kinds[0] != kinds[1]:
         raise gbench.ResultError(f"cannot compare a {kinds[0]} file with a {kinds[1]} file")
-    icount = kinds[0] == "icount"
-    timing_rules, icount_rules = load_thresholds(args.thresholds, args.thresholds_explicit)
+    return kinds[0]
+
+
+def print_header(base_path, base_doc, new_path, new_doc, icount, out):
     mid_b, mid_n = gbench.machine_id(base_doc), gbench.machine_id(new_doc)
     out.write(f"base: {paths.rel(base_path)}  ({gbench.context(base_doc).get('git_sha', '?')}, "
               f"machine {mid_b or '?'})\n")
@@ -197,22 +204,22 @@ def compare_files(base_path, new_path, args, out=sys.stdout):
         if key_b != key_n:
             out.write(f"WARNING: the counts come from different builds ({key_b}, {key_n}): "
                       + "; ".join(buildkey.build_differences(new_doc["icount"].get("build", {}),
-                                                    base_doc["icount"].get("build", {}))[:6])
+                                                             base_doc["icount"].get("build", {}))[:6])
                       + "\n")
     elif mid_b and mid_n and mid_b != mid_n:
         out.write("WARNING: the files come from different machines; absolute numbers are not "
                   "comparable across machines\n")
-    if icount:
-        default = args.threshold if args.threshold is not None else DEFAULT_ICOUNT_PCT
-        rows, removed, added = compare_icount(base_doc, new_doc, icount_rules, default)
-    else:
-        default = args.threshold if args.threshold is not None else DEFAULT_TIME_PCT
-        rows, removed, added = compare_timing(base_doc, new_doc, timing_rules, default)
-    if args.only_changes:
-        shown = [r for r in rows if r["verdict"] not in ("same",)]
-    else:
-        shown = rows
-    print_table(shown, icount, out)
+
+
+def missing_counts(base_doc, removed):
+    """The baseline's benchmarks a count file lacks that the baseline does not mark removed on
+    purpose (its "removed" object: name -> why)."""
+    on_purpose = base_doc.get("removed") if isinstance(base_doc.get("removed"), dict) else {}
+    return [n for n in removed if n not in on_purpose]
+
+
+def print_summary(rows, removed, added, icount, out):
+    """The verdict counts, the geometric mean and the unpaired names; returns (counts, geomean)."""
     counts = {}
     for r in rows:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
@@ -229,15 +236,39 @@ def compare_files(base_path, new_path, args, out=sys.stdout):
         out.write(f"{len(removed)} only in base (not compared), e.g. {removed[0]}\n")
     if added:
         out.write(f"{len(added)} only in new (not compared), e.g. {added[0]}\n")
+    if counts.get("inconclusive") and not icount:
+        out.write("note: inconclusive = too few repetitions for a p <= 0.01; run the benchmarks "
+                  "with --benchmark_repetitions=5 (or more) on both sides\n")
+    return counts, gm
+
+
+def compare_files(base_path, new_path, args, out=sys.stdout):
+    """Prints the comparison; returns the number of failures: regressions and, for instruction
+    counts, the baseline's benchmarks missing from the new file (not marked removed)."""
+    base_doc, new_doc = gbench.load_json(base_path), gbench.load_json(new_path)
+    icount = kinds_of(base_path, base_doc, new_path, new_doc) == "icount"
+    timing_rules, icount_rules = load_thresholds(args.thresholds, args.thresholds_explicit)
+    print_header(base_path, base_doc, new_path, new_doc, icount, out)
+    if icount:
+        default = args.threshold if args.threshold is not None else DEFAULT_ICOUNT_PCT
+        rows, removed, added = compare_icount(base_doc, new_doc, icount_rules, default)
+    else:
+        default = args.threshold if args.threshold is not None else DEFAULT_TIME_PCT
+        rows, removed, added = compare_timing(base_doc, new_doc, timing_rules, default)
+    print_table([r for r in rows if r["verdict"] != "same"] if args.only_changes else rows,
+                icount, out)
+    counts, gm = print_summary(rows, removed, added, icount, out)
+    missing = missing_counts(base_doc, removed) if icount else []
+    if missing:
+        out.write(f"FAIL: {paths.rel(new_path)} lacks {len(missing)} benchmarks the baseline has "
+                  f"(e.g. {missing[0]}); a baseline marks benchmarks removed on purpose in its "
+                  '"removed" object\n')
     if args.json:
         args.json_rows.append({"base": base_path, "new": new_path,
                                "kind": "icount" if icount else "timing",
                                "geomean": gm, "counts": counts, "rows": rows,
-                               "only_in_base": removed, "only_in_new": added})
-    if counts.get("inconclusive") and not icount:
-        out.write("note: inconclusive = too few repetitions for a p <= 0.01; run the benchmarks "
-                  "with --benchmark_repetitions=5 (or more) on both sides\n")
-    return counts.get("regression", 0)
+                               "only_in_base": removed, "only_in_new": added, "missing": missing})
+    return counts.get("regression", 0) + len(missing)
 
 
 def explain_missing_icount_baseline(doc, results_dir):
@@ -267,53 +298,90 @@ def baseline_for(p, doc, results_dir):
             "tools/results baseline", f"machine {mid}")
 
 
-def against_baseline(args):
-    """ctest bench.compare and the test command's gate: each result file against its
-    baseline (timings: the machine's; instruction counts: the build's)."""
+class GateError(Exception):
+    """A result file the gate cannot judge: the gate fails (message: one line for the user)."""
+
+
+def result_files(targets):
+    """The files named (every *.json of a folder); a named file that does not exist, or a folder
+    without one, is a GateError: a benchmark that should have written it failed."""
     files = []
-    for target in args.against_baseline:
+    for target in targets:
         if os.path.isdir(target):
-            files += sorted(glob.glob(os.path.join(target, "*.json")))
+            found = sorted(glob.glob(os.path.join(target, "*.json")))
+            if not found:
+                raise GateError(f"{paths.rel(target)} holds no result files")
+            files += found
         elif os.path.exists(target):
             files.append(target)
         else:
-            print(f"tools/compare: {paths.rel(target)} does not exist (that benchmark did not run): "
-                  "skipped")
-    docs = []
-    for p in files:
-        try:
-            doc = gbench.load_json(p)
-        except gbench.ResultError as e:
-            print(f"tools/compare: skipping {e}")
-            continue
-        if (gbench.is_gb(doc) and gbench.machine_id(doc)) or (
-                gbench.is_icount(doc) and (buildkey.icount_key(doc) or gbench.machine_id(doc))):
-            docs.append((p, doc))
-    if not docs:
-        print("tools/compare: no result files to compare")
+            raise GateError(f"{paths.rel(target)} does not exist (the run that writes it failed "
+                            "or did not run)")
+    return files
+
+
+def judged(path):
+    """The document of a result file to judge, None for another tool's document (a matrix or a
+    load run: not compared), GateError for a file that is broken, empty or holds no results."""
+    try:
+        doc = gbench.load_json(path)
+    except gbench.ResultError as e:
+        raise GateError(str(e)) from e
+    if isinstance(doc, dict) and doc.get("tool") in store.MACHINE_FILES:
+        return None
+    if gbench.is_icount(doc):
+        if not doc["instructions"]:
+            raise GateError(f"{paths.rel(path)} holds no instruction counts")
+        if not (buildkey.icount_key(doc) or gbench.machine_id(doc)):
+            raise GateError(f"{paths.rel(path)} names neither a build key nor a machine")
+        return doc
+    if not gbench.is_gb(doc):
+        raise GateError(f"{paths.rel(path)} is neither Google Benchmark JSON nor a tools/icount file")
+    if not doc["benchmarks"]:
+        raise GateError(f"{paths.rel(path)} holds no benchmarks")
+    if not gbench.machine_id(doc):
+        raise GateError(f"{paths.rel(path)} has no machine_id in its context")
+    return doc
+
+
+def judge(args, p, doc):
+    """One file against its baseline: the failures the exit status counts."""
+    what, baseline, how, owner = baseline_for(p, doc, args.results_dir)
+    if not os.path.exists(baseline):
+        print(f"no baseline for {owner}: run {how} to set one "
+              f"({paths.rel(baseline)} does not exist; {paths.rel(p)} not compared)")
+        if buildkey.icount_key(doc):
+            explain_missing_icount_baseline(doc, args.results_dir)
         return 0
-    regressions = 0
-    for p, doc in docs:
-        what, baseline, how, owner = baseline_for(p, doc, args.results_dir)
-        if not os.path.exists(baseline):
-            print(f"no baseline for {owner}: run {how} to set one "
-                  f"({paths.rel(baseline)} does not exist; {paths.rel(p)} not compared)")
-            if buildkey.icount_key(doc):
-                explain_missing_icount_baseline(doc, args.results_dir)
-            continue
-        print(f"== {what}: {paths.rel(p)} against {paths.rel(baseline)} ==")
-        found = compare_files(baseline, p, args)
-        if found and args.gate == "icount" and not gbench.is_icount(doc):
-            print(f"tools/compare: {found} timing regressions reported, not gated (--gate icount: "
-                  "on a shared machine only instruction counts decide)")
-            found = 0
-        elif gbench.is_icount(doc):
-            print(f"verdict ({what}): {'FAIL, ' + str(found) + ' regressions' if found else 'PASS'}")
-        regressions += found
-        print()
-    if regressions:
-        print(f"tools/compare: {regressions} regressions against the baseline")
-    return 1 if regressions else 0
+    print(f"== {what}: {paths.rel(p)} against {paths.rel(baseline)} ==")
+    found = compare_files(baseline, p, args)
+    if found and args.gate == "icount" and not gbench.is_icount(doc):
+        print(f"tools/compare: {found} timing regressions reported, not gated (--gate icount: "
+              "on a shared machine only instruction counts decide)")
+        found = 0
+    elif gbench.is_icount(doc):
+        print(f"verdict ({what}): {'FAIL, ' + str(found) + ' failures' if found else 'PASS'}")
+    print()
+    return found
+
+
+def against_baseline(args):
+    """ctest bench.compare and the test command's gate: each result file against its
+    baseline (timings: the machine's; instruction counts: the build's). Fails closed: a file
+    that is missing, unreadable, truncated, empty or without results fails the gate."""
+    try:
+        docs = [(p, doc) for p in result_files(args.against_baseline)
+                for doc in [judged(p)] if doc is not None]
+        if not docs:
+            raise GateError("no result files to compare among " +
+                            ", ".join(paths.rel(t) for t in args.against_baseline))
+    except GateError as e:
+        print(f"tools/compare: FAIL: {e}")
+        return 1
+    failures = sum(judge(args, p, doc) for p, doc in docs)
+    if failures:
+        print(f"tools/compare: {failures} failures against the baseline")
+    return 1 if failures else 0
 
 
 def main(argv=None):
@@ -336,8 +404,8 @@ def main(argv=None):
                     help="compare each result file (or every *.json in a folder; default "
                          "build/results) with results/<machine_id>/baseline.<bench>.json (an "
                          "icount file with results/icount/<build-key>/baseline.json); where "
-                         "there is no baseline say how to set one (exit 0); missing files are "
-                         "skipped")
+                         "there is no baseline say how to set one (exit 0); a file that is "
+                         "missing, unreadable, empty or holds no results fails (exit 1)")
     ap.add_argument("--gate", choices=("all", "icount"), default="all",
                     help="with --against-baseline: which regressions set the exit status (icount: "
                          "timing verdicts are printed but only instruction counts fail)")
