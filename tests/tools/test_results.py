@@ -34,12 +34,15 @@ class ResultsTest(Tmp):
         pb = next(f for f in saved if f.endswith(".parse_bench.json"))
         with open(RUN1, "rb") as a, open(os.path.join(results, mid, pb), "rb") as b:
             self.assertEqual(a.read(), b.read())
-        # An interop matrix is kept as the machine's interop.json (its machine_id in "context").
+        # An interop matrix is kept per run in the machine folder (its machine_id in "context";
+        # no date in it: the file's modification time), as <date>_<sha>.interop.json.
         dump({"tool": "soapbench interop", "context": {"machine_id": mid}, "cells": []},
              os.path.join(src, "interop.json"))
         proc = tool("results", "--results-dir", results, "save", "--from", src, check=1)
         self.assertIn("interop.json -> ", proc.stdout)  # (exit 1: stray.json is still refused)
-        self.assertTrue(os.path.exists(os.path.join(results, mid, "interop.json")))
+        kept = [f for f in os.listdir(os.path.join(results, mid)) if "interop" in f]
+        self.assertEqual(len(kept), 1, kept)
+        self.assertRegex(kept[0], r"^\d{8}-\d{6}_unknown\.interop\.json$")
         os.remove(os.path.join(src, "interop.json"))
         # Saving again changes nothing; no baseline was set by save.
         os.remove(os.path.join(src, "stray.json"))

@@ -85,6 +85,7 @@ def scaled(doc, pattern, factor):
 
 
 class Tmp(unittest.TestCase):
+    maxDiff = 2000  # a report is 4,000 lines: a failed assertIn shows its start only
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="sb-tools-test-")
         self.addCleanup(shutil.rmtree, self.tmp, True)  # also when setUp skips

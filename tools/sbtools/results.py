@@ -1,6 +1,7 @@
 """tools/results: the per-machine result store, results/<machine-id>/.
 
   save       copy build/results/*.json there as <date>_<sha>.<bench>.json (unmodified;
+             the matrices and load runs as <date>_<sha>.<kind>.json, every run's kept;
              tools/icount files go to results/icount/<build-key>/, keyed by build, not machine)
   baseline   set baseline.<bench>.json from a stored run (only ever by this command)
   list       what is stored: runs, baselines, instruction counts, the report
@@ -18,7 +19,11 @@ from sbtools import buildkey, gbench, paths, store
 EPILOG = """\
 file names: <date>_<sha>.<bench>.json, date = the run's UTC date (Google Benchmark's context
 date) as YYYYMMDD-HHMMSS, sha = the context git_sha, bench = parse_bench or roundtrip_bench;
-the folder is the context machine_id (CPU model, core count, caches, compiler).
+the folder is the context machine_id (CPU model, core count, caches, compiler). The matrices
+and load runs (soapbench conformance/interop --json, tools/server_load, tools/load_bench) are
+kept per run too, as <date>_<sha>.<kind>.json with kind conformance, interop, server_load or
+load_bench (date: the document's, else the file's modification time); tools/report reads the
+newest of each.
 
 examples:
   tools/results save                         # after ctest -L bench / tools/run_bench.sh
@@ -32,98 +37,119 @@ examples:
 """
 
 
-# Matrix documents `save` keeps per machine (the newest only), by the "tool" they name.
-def cmd_save(args):
-    src = args.source or os.path.join(args.build_dir, "results")
-    files = sorted(p for p in (os.path.join(src, f) for f in os.listdir(src) if f.endswith(".json"))
-                   if os.path.isfile(p)) if os.path.isdir(src) else []
+def save_sources(args):
+    """The files `save` stores: those named, else every *.json of --from (build/results)."""
     if args.files:
-        files = args.files
-    if not files:
-        print(f"tools/results: no result files in {paths.rel(src)}", file=sys.stderr)
-        return 1
+        return args.files
+    src = args.source or os.path.join(args.build_dir, "results")
+    if not os.path.isdir(src):
+        return []
+    return sorted(p for p in (os.path.join(src, f) for f in os.listdir(src) if f.endswith(".json"))
+                  if os.path.isfile(p))
+
+
+def copy_once(p, dest):
+    """Copies p to dest unless dest holds it already: 'saved', 'already', or 'conflict' (dest
+    exists with other content: refused)."""
+    if os.path.exists(dest):
+        if filecmp.cmp(p, dest, shallow=False):
+            print(f"already saved: {paths.rel(dest)}")
+            return "already"
+        print(f"tools/results: refusing {paths.rel(p)}: {paths.rel(dest)} exists with other content",
+              file=sys.stderr)
+        return "conflict"
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    shutil.copyfile(p, dest)
+    print(f"saved {paths.rel(p)} -> {paths.rel(dest)}")
+    return "saved"
+
+
+def save_machine_doc(args, p, doc):
+    """A matrix (hostile inputs, interop) or load run: kept per run in the machine folder as
+    <date>_<sha>.<kind>.json, so every run's stays (the report reads the newest)."""
+    mid = store.machine_doc_id(doc)
+    if not mid:
+        print(f"tools/results: refusing {paths.rel(p)}: no machine_id", file=sys.stderr)
+        return "conflict"
+    dest = os.path.join(args.results_dir, mid, store.machine_file_name(doc, p))
+    return copy_once(p, dest)
+
+
+def run_dest(args, p, doc):
+    """Where a benchmark run (results/<machine>/) or a count file (results/icount/<key>/) goes."""
+    mid = gbench.machine_id(doc)
+    if gbench.is_icount(doc):
+        name = f"{gbench.utc_stamp(doc)}_{gbench.safe_sha(doc)}.json"
+        key = buildkey.icount_key(doc)  # keyed by build; older files by machine
+        folder = store.icount_dir(args.results_dir, key) if key else \
+            os.path.join(args.results_dir, mid, "icount")
+        return os.path.join(folder, name)
+    return os.path.join(args.results_dir, mid, store.run_file_name(doc, p))
+
+
+def majority_machine(docs):
+    """The machine id most of the runs name, None on a tie."""
+    ids = Counter(gbench.machine_id(d) for _p, d in docs)
+    if not ids:
+        return None, ids
+    (top, n), *rest = ids.most_common()
+    return (top if not rest or n > rest[0][1] else None), ids
+
+
+def readable_runs(args, files, outcomes):
+    """[(path, doc)] of the benchmark runs and count files to store; other tools' documents are
+    stored on the way, and every refusal is appended to outcomes."""
     docs = []
-    status = 0
     for p in files:
         try:
             doc = gbench.load_json(p)
         except gbench.ResultError as e:
             print(f"tools/results: skipping {e}", file=sys.stderr)
-            status = 1
+            outcomes.append("conflict")
             continue
         if isinstance(doc, dict) and doc.get("tool") in store.MACHINE_FILES:
-            # A matrix (hostile inputs, interop), the servers under load: the machine folder
-            # keeps the newest one.
-            mid = doc.get("machine_id") or (doc.get("context") or {}).get("machine_id")
-            if not mid:
-                print(f"tools/results: refusing {paths.rel(p)}: no machine_id", file=sys.stderr)
-                status = 1
-                continue
-            dest = os.path.join(args.results_dir, mid, store.MACHINE_FILES[doc["tool"]])
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            shutil.copyfile(p, dest)
-            print(f"saved {paths.rel(p)} -> {paths.rel(dest)}")
-            continue
-        if not gbench.is_gb(doc) and not gbench.is_icount(doc):
+            outcomes.append(save_machine_doc(args, p, doc))
+        elif not gbench.is_gb(doc) and not gbench.is_icount(doc):
             print(f"tools/results: skipping {paths.rel(p)}: neither Google Benchmark JSON nor a "
                   "tools/icount file", file=sys.stderr)
-            continue
-        if not gbench.machine_id(doc):
+        elif not gbench.machine_id(doc):
             print(f"tools/results: refusing {paths.rel(p)}: no machine_id in its context",
                   file=sys.stderr)
-            status = 1
-            continue
-        if gbench.is_gb(doc) and not doc["benchmarks"]:
+            outcomes.append("conflict")
+        elif gbench.is_gb(doc) and not doc["benchmarks"]:
             print(f"tools/results: skipping {paths.rel(p)}: no benchmarks in it", file=sys.stderr)
-            continue
-        docs.append((p, doc))
-    ids = Counter(gbench.machine_id(d) for _p, d in docs)
-    majority = None
-    if ids:
-        (top, n), *rest = ids.most_common()
-        if not rest or n > rest[0][1]:
-            majority = top
-    saved = 0
+        else:
+            docs.append((p, doc))
+    return docs
+
+
+def cmd_save(args):
+    files = save_sources(args)
+    if not files:
+        print(f"tools/results: no result files in "
+              f"{paths.rel(args.source or os.path.join(args.build_dir, 'results'))}", file=sys.stderr)
+        return 1
+    outcomes = []
+    docs = readable_runs(args, files, outcomes)
+    majority, ids = majority_machine(docs)
     for p, doc in docs:
         mid = gbench.machine_id(doc)
         if mid != majority:
             others = ", ".join(sorted(i for i in ids if i != mid))
             print(f"tools/results: refusing {paths.rel(p)}: machine_id {mid} differs from the "
                   f"other files' ({others})", file=sys.stderr)
-            status = 1
+            outcomes.append("conflict")
             continue
         if gbench.context(doc).get("build") == "debug":
             print(f"tools/results: warning: {paths.rel(p)} comes from a debug build", file=sys.stderr)
         try:
-            if gbench.is_icount(doc):
-                name = f"{gbench.utc_stamp(doc)}_{gbench.safe_sha(doc)}.json"
-            else:
-                name = store.run_file_name(doc, p)
+            outcomes.append(copy_once(p, run_dest(args, p, doc)))
         except gbench.ResultError as e:
             print(f"tools/results: refusing {paths.rel(p)}: {e}", file=sys.stderr)
-            status = 1
-            continue
-        dest_dir = os.path.join(args.results_dir, mid)
-        if gbench.is_icount(doc):
-            key = buildkey.icount_key(doc)  # keyed by build; older files by machine
-            dest_dir = store.icount_dir(args.results_dir, key) if key else os.path.join(dest_dir,
-                                                                                   "icount")
-        dest = os.path.join(dest_dir, name)
-        if os.path.exists(dest):
-            if filecmp.cmp(p, dest, shallow=False):
-                print(f"already saved: {paths.rel(dest)}")
-                continue
-            print(f"tools/results: refusing {paths.rel(p)}: {paths.rel(dest)} exists with other content",
-                  file=sys.stderr)
-            status = 1
-            continue
-        os.makedirs(dest_dir, exist_ok=True)
-        shutil.copyfile(p, dest)
-        saved += 1
-        print(f"saved {paths.rel(p)} -> {paths.rel(dest)}")
-    if saved == 0 and status == 0:
+            outcomes.append("conflict")
+    if "conflict" not in outcomes and "saved" not in outcomes:
         print("nothing new to save")
-    return status
+    return 1 if "conflict" in outcomes else 0
 
 
 def _machine(args):
@@ -260,6 +286,11 @@ def cmd_list(args):
                 print(f"  baseline.{b}.json  ({_describe(bp)}; not among the stored runs)")
         if not baselines:
             print("  no baseline (tools/results baseline [RUN] sets one)")
+        for tool in store.MACHINE_FILES:
+            kept = store.machine_files(mdir, tool)
+            if kept:
+                print(f"  {store.MACHINE_KINDS[tool]}: {len(kept)} kept, newest "
+                      f"{os.path.basename(kept[-1])}")
         icounts = sorted(f for f in os.listdir(os.path.join(mdir, "icount"))
                          if f.endswith(".json")) if os.path.isdir(os.path.join(mdir, "icount")) else []
         for f in icounts:
@@ -307,7 +338,9 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = sub.add_parser("save", help="copy build/results/*.json into results/<machine-id>/",
                        description="Copy Google Benchmark JSON files unmodified into "
-                                   "results/<machine_id>/<date>_<sha>.<bench>.json (tools/icount "
+                                   "results/<machine_id>/<date>_<sha>.<bench>.json (the matrices "
+                                   "and load runs into <date>_<sha>.<kind>.json beside them; "
+                                   "tools/icount "
                                    "files into results/icount/<build-key>/<date>_<sha>.json). "
                                    "Files whose machine_id differs from the others' are refused "
                                    "(exit 1); a file already saved is skipped.")

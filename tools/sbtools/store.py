@@ -96,15 +96,19 @@ def machine_file_name(doc, path):
     return f"{stamp}_{sha}.{MACHINE_KINDS[doc['tool']]}.json"
 
 
-def newest_machine_file(machine_dir, tool):
-    """The newest stored document of one tool in a machine folder: the newest
-    <date>_<sha>.<kind>.json, else the single <kind>.json older folders kept; None without."""
+def machine_files(machine_dir, tool):
+    """Every stored document of one tool in a machine folder, oldest first: the single
+    <kind>.json older folders kept (when there is one), then the <date>_<sha>.<kind>.json."""
     kind = MACHINE_KINDS[tool]
-    stored = [p for _s, _h, k, p in _stored(machine_dir) if k == kind]
-    if stored:
-        return stored[-1]
     legacy = os.path.join(machine_dir, MACHINE_FILES[tool])
-    return legacy if os.path.exists(legacy) else None
+    return ([legacy] if os.path.exists(legacy) else []) + \
+        [p for _s, _h, k, p in _stored(machine_dir) if k == kind]
+
+
+def newest_machine_file(machine_dir, tool):
+    """The newest stored document of one tool in a machine folder, None without one."""
+    kept = machine_files(machine_dir, tool)
+    return kept[-1] if kept else None
 
 
 def file_origin(path, doc):

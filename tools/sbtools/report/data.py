@@ -54,6 +54,8 @@ class Data:
         self.icount = {}                # benchmark name -> instructions per iteration
         self.icount_path = None         # the tools/icount file read, or None
         self.icount_doc = None          # its document
+        self.icount_absent = ("No instruction counts were given (`--icount FILE`, written by "
+                              "tools/icount)")  # why there are none, when there are none
 
     def _read(self, p):
         doc = gbench.load_json(p)
@@ -92,8 +94,7 @@ class Data:
     def icount_note(self, bench_names):
         """Why an instructions column is empty, or '' when it has counts."""
         if not self.icount_path:
-            return ("No instruction counts were given (`--icount FILE`, written by tools/icount): "
-                    "the instructions columns are empty.")
+            return f"{self.icount_absent}: the instructions columns are empty."
         if not any(n in self.icount for n in bench_names):
             return (f"`{rel(self.icount_path)}` holds no counts for these benchmarks (tools/icount's "
                     "filter did not include them): the instructions columns are empty.")

@@ -35,9 +35,10 @@ DESCRIPTION = ("Write results/<machine-id>/report.md and charts/*.svg (matplotli
                "vs decode, throughput against size, allocations and peak memory, round-trip "
                "phases, wire bytes, link-model parser shares, adapter flags, the 2001 "
                "DOM-vs-pull table, adapter overhead, the conformance matrix, the servers "
-               "under load, the load sweeps and the interop matrix (conformance.json, "
-               "server_load.json, load_bench.json, interop.json in the machine folder). "
-               "Sections without data are left out.")
+               "under load, the load sweeps and the interop matrix (the newest of each kept "
+               "in the machine folder by tools/results save). A section drawn from a document "
+               "of another run than the benchmarks says so at its top, with its date and "
+               "commit. Sections without data are left out.")
 EPILOG = ("examples:\n  tools/report                       # newest run of this machine\n"
           "  tools/report results/<id>/20250101-120000_<sha>.parse_bench.json "
           "results/<id>/20250101-120000_<sha>.roundtrip_bench.json\n"
@@ -57,21 +58,22 @@ def parse_args(argv):
     ap.add_argument("--out-dir", metavar="DIR",
                     help="write report.md and charts/ here (default results/<machine-id>/)")
     ap.add_argument("--conformance", metavar="FILE",
-                    help="conformance matrix (default: conformance.json in the machine folder)")
+                    help="conformance matrix (default: the newest stored in the machine folder)")
     ap.add_argument("--server-load", metavar="FILE",
-                    help="servers under load, tools/server_load (default: server_load.json in the "
-                         "machine folder)")
+                    help="servers under load, tools/server_load (default: the newest stored in "
+                         "the machine folder)")
     ap.add_argument("--interop", metavar="FILE",
-                    help="interop matrix (default: interop.json in the machine folder)")
+                    help="interop matrix (default: the newest stored in the machine folder)")
     ap.add_argument("--load", metavar="FILE",
-                    help="load sweeps, tools/load_bench (default: load_bench.json in the machine "
-                         "folder)")
+                    help="load sweeps, tools/load_bench (default: the newest stored in the "
+                         "machine folder)")
     ap.add_argument("--summary", action="store_true",
                     help="also print the decode ranking per family (where significant) on stdout")
     ap.add_argument("--icount", metavar="FILE",
                     help="instruction counts (tools/icount) for the instructions columns (default "
-                         "without FILES: the newest icount/<date>_<sha>.json of the machine "
-                         "folder; with FILES: none, and the report says so)")
+                         "without FILES: results/icount/<build-key>/ of the run's build, the "
+                         "counts made at the run's commit on its machine, else the newest; with "
+                         "FILES: none, and the report says so)")
     ap.add_argument("--no-charts", action="store_true", help="tables only")
     return ap.parse_args(argv)
 
@@ -85,27 +87,36 @@ def default_inputs(results_dir, machine):
 
 
 def inputs(args):
-    """(benchmark files, {source: path}) from the command line and the store."""
-    icount = args.icount
+    """The benchmark files: those given, else the newest stored run of each bench."""
     if args.files:
-        files = args.files
-    else:
-        machine = store.this_machine(args.results_dir, args.build_dir, args.machine)
-        files = default_inputs(args.results_dir, machine)
-        if icount is None:
-            runs = sorted(glob.glob(os.path.join(args.results_dir, machine, "icount",
-                                                 "[0-9]*_*.json")))
-            icount = runs[-1] if runs else None
-    return files, icount
+        return args.files
+    machine = store.this_machine(args.results_dir, args.build_dir, args.machine)
+    return default_inputs(args.results_dir, machine)
+
+
+def sources(args, data):
+    """{source: path or None}: the other tools' documents (given, else the newest stored in the
+    machine folder) and the instruction counts (given, else, without FILES, the stored counts of
+    the run's build in results/icount/<build-key>/, tools/icount's place)."""
+    machine_dir = os.path.join(args.results_dir, args.machine or data.machine)
+    found = {"icount": args.icount}
+    if args.icount is None and not args.files:
+        found["icount"] = store.icount_for_run(args.results_dir, data.ctx)
+    for option, tool in DOCUMENTS.items():
+        found[option] = getattr(args, option) or store.newest_machine_file(machine_dir, tool)
+    return found
 
 
 def section_texts(run, charts):
-    """[(title, markdown)] of the sections that have data."""
+    """[(title, markdown)] of the sections that have data; a section drawn from a document of
+    another run (matrices, load runs, instruction counts) starts by saying so."""
     out = []
     for module in SECTIONS:
         d = module.compute(run)
         if d:
-            out.append((module.TITLE, module.markdown(d, charts)))
+            note = run.stale_note(module.SOURCE) if module.SOURCE else ""
+            body = module.markdown(d, charts)
+            out.append((module.TITLE, f"{note}\n\n{body}" if note else body))
     return out
 
 
@@ -153,15 +164,15 @@ def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parse_args(argv)
     try:
-        files, icount = inputs(args)
-        data = Data(files)
+        data = Data(inputs(args))
+        paths = sources(args, data)
+        if paths["icount"]:
+            data.load_icount(paths["icount"])
+        elif not args.files:
+            data.icount_absent = ("No instruction counts of this run's build are stored in "
+                                  f"{rel(os.path.join(args.results_dir, 'icount'))}/ (tools/icount "
+                                  "writes them there; `--icount FILE` names one)")
         machine_dir = os.path.join(args.results_dir, args.machine or data.machine)
-        paths = {"icount": icount}
-        for option, tool in DOCUMENTS.items():
-            paths[option] = getattr(args, option) or os.path.join(
-                machine_dir, store.MACHINE_FILES[tool])
-        if icount:
-            data.load_icount(icount)
         run = Run(data, paths, argv, args.out_dir or machine_dir, bool(args.out_dir))
         write_report(run, args.no_charts)
         if args.summary:
