@@ -25,7 +25,6 @@
 #include "harness/corpus.h"
 #include "harness/http_client.h"
 #include "harness/http_server.h"
-#include "harness/link_model.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "harness/run_context.h"
@@ -417,35 +416,11 @@ void print_summary(const std::map<std::string, RunResult>& results) {
     }
   }
 
+  // The parser's share on other links is tools/report's (tools/sbtools/linkmodel.py, the one
+  // place the link model's formula is written); its parameters travel in this file's context.
   std::printf(
-      "\n== the parser's share of a call on other links (link model; keep-alive, default parsers) "
-      "==\n"
-      "   projected = c.enc + s.dec + dispatch + s.enc + c.dec + RTT × round trips + bytes × 8 / "
-      "bandwidth;\n"
-      "   share = (s.dec + c.dec) / projected; loopback = measured. Links: datacenter 10 Gbit/s "
-      "0.1 ms,\n"
-      "   LAN 1 Gbit/s 0.5 ms, WAN 100 Mbit/s 30 ms, mobile 10 Mbit/s 80 ms.\n");
-  std::printf("%-20s %-10s", "family", "call");
-  for (const Link& l : kLinks) std::printf(" %10s", std::string(l.name).c_str());
-  std::printf("\n");
-  for (const char* call : {"getRate", "complex", "getChain"}) {
-    for (rpc::Family f : rpc::kAllFamilies) {
-      const std::string n =
-          fmt::format("roundtrip/keepalive/{}/{}/{}", rpc::family_name(f), default_parser(f), call);
-      if (results.count(n) == 0) continue;
-      CallCost c;
-      c.client_encode = counter(n, "client_encode_ns") * 1e-9;
-      c.server_decode = counter(n, "server_decode_ns") * 1e-9;
-      c.dispatch = counter(n, "dispatch_ns") * 1e-9;
-      c.server_encode = counter(n, "server_encode_ns") * 1e-9;
-      c.client_decode = counter(n, "client_decode_ns") * 1e-9;
-      c.measured_total = counter(n, "total_ns") * 1e-9;
-      c.bytes = counter(n, "bytes_sent") + counter(n, "bytes_received");
-      std::printf("%-20s %-10s", std::string(rpc::family_name(f)).c_str(), call);
-      for (const Link& l : kLinks) std::printf(" %9.2f%%", parser_share(c, l) * 100);
-      std::printf("\n");
-    }
-  }
+      "\n(the parser's share of a call on other links: tools/report, section \"Parser share of a "
+      "call per link model\")\n");
 
   std::printf(
       "\n== connection set-up: getRate over soap11-rpc-encoded, µs per call and bytes ==\n");

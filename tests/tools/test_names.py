@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Tests of the benchmark-name schema (bench/benchmark_names.json, tools/sbtools/names.py): every
-name in the committed result files and every benchmark parse_bench registers (default set) parses
-to one kind; names build back (label unit). SB_PARSE_BENCH=path/to/parse_bench for the
-registered names (skipped when unset)."""
+name in the committed result files and every benchmark parse_bench (default set) and
+roundtrip_bench register parses to one kind; names build back (label unit). SB_PARSE_BENCH and
+SB_ROUNDTRIP_BENCH name the programs (each skipped when unset)."""
 import glob
 import os
 import subprocess
@@ -45,19 +45,24 @@ class NamesTest(unittest.TestCase):
                 seen.add(kind)
         self.assertEqual(seen, {k["kind"] for k in names.schema()["kinds"]})
 
-    def test_every_registered_parse_bench_name_has_a_kind(self):
-        bench = os.environ.get("SB_PARSE_BENCH", "")
+    def registered(self, variable, *args):
+        """The names a benchmark program registers (--benchmark_list_tests), or a skip."""
+        bench = os.environ.get(variable, "")
         if not os.access(bench, os.X_OK):
-            self.skipTest("SB_PARSE_BENCH does not name a parse_bench binary")
-        # The default set (the full set has the same shapes over more sizes; listing it builds
-        # its corpus, minutes on a loaded machine).
-        listed = subprocess.run([bench, "--set=default", "--benchmark_list_tests"],
-                                stdout=subprocess.PIPE, text=True, check=True,
-                                timeout=300).stdout.split()
-        self.assertGreater(len(listed), 1000)
-        bad = [n for n in listed if names.parse(gbench.pair_name(n))[0] is None]
-        self.assertEqual(bad, [])
+            self.skipTest(f"{variable} does not name the program")
+        return subprocess.run([bench, *args, "--benchmark_list_tests"], stdout=subprocess.PIPE,
+                              text=True, check=True, timeout=300).stdout.split()
 
+    def test_every_registered_name_has_a_kind(self):
+        # parse_bench's default set (the full set has the same shapes over more sizes; listing it
+        # builds its corpus, minutes on a loaded machine) and roundtrip_bench's.
+        for variable, args, least in (("SB_PARSE_BENCH", ["--set=default"], 1000),
+                                      ("SB_ROUNDTRIP_BENCH", [], 100)):
+            with self.subTest(variable):
+                listed = self.registered(variable, *args)
+                self.assertGreater(len(listed), least)
+                bad = [n for n in listed if names.parse(gbench.pair_name(n))[0] is None]
+                self.assertEqual(bad, [])
 
 if __name__ == "__main__":
     main()

@@ -143,7 +143,7 @@ def collect(out_dir):
     return counts
 
 
-def main(argv=None):
+def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="tools/icount", description="I" + __doc__.split(": i", 1)[1],
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -166,26 +166,18 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.iterations < 1:
         ap.error("--iterations must be >= 1")
-    if not os.access(args.bench, os.X_OK):
-        print(f"tools/icount: {args.bench} is missing: build it first "
-              "(cmake --workflow --preset bench, or cmake --build build --target parse_bench)",
-              file=sys.stderr)
-        return 2
-    valgrind = shutil.which("valgrind")
-    if not valgrind:
-        print("tools/icount: valgrind is not installed (tools/setup.sh installs it)",
-              file=sys.stderr)
-        return 2
+    return args
 
-    # Every path parse_bench sees has the same length on every machine and checkout (a fixed
-    # /tmp/sb-icount-XXXXXXXX folder with symlinks), and the environment is fixed: string
-    # lengths move heap blocks, and heap addresses change instruction counts.
-    work = tempfile.mkdtemp(prefix="sb-icount-", dir="/tmp")
+
+def prepare(args, work):
+    """(environment, shim or None) for parse_bench in work/: every path it sees has the same
+    length on every machine and checkout (a fixed /tmp/sb-icount-XXXXXXXX folder with
+    symlinks), and the environment is fixed: string lengths move heap blocks, and heap addresses
+    change instruction counts."""
     corpus = os.path.abspath(args.corpus or os.environ.get("SOAPBENCH_CORPUS") or
                              os.path.join(paths.REPO, "corpus"))
     os.symlink(os.path.abspath(args.bench), os.path.join(work, "parse_bench"))
     os.symlink(corpus, os.path.join(work, "corpus"))
-    gb_json = os.path.join(work, "gb.json")
     # LD_BIND_NOW: symbols are bound at start-up, not by the first benchmark that calls them
     # (which one that is depends on the set and the order).
     # QT_HASH_SEED=0: Qt seeds QHash (QDomDocument's attribute maps) from its random generator,
@@ -198,13 +190,19 @@ def main(argv=None):
         print("tools/icount: warning: no determinism shim (no C compiler, or it failed); libxml2 "
               "and Expat counts will vary from run to run, others with the heap's history",
               file=sys.stderr)
+    return env, shim
+
+
+def count(args, valgrind, work, env):
+    """({benchmark: Ir}, parse_bench's JSON document) of one run under callgrind in work/;
+    ResultError when it fails."""
+    gb_json = os.path.join(work, "gb.json")
     cmd = [valgrind, "--tool=callgrind", "--collect-atstart=no",
            f"--callgrind-out-file={os.path.join(work, 'cg.%p')}",
            os.path.join(work, "parse_bench"), f"--iterations={args.iterations}", "--no-pin",
            f"--set={args.set}", f"--corpus={os.path.join(work, 'corpus')}",
            f"--benchmark_filter={args.filter}",
            f"--benchmark_out={gb_json}", "--benchmark_out_format=json"]
-    started = time.time()
     print("tools/icount: " + " ".join(cmd[:4]) + " " + " ".join(cmd[4:7]) + " ...",
           file=sys.stderr)
     try:
@@ -212,51 +210,76 @@ def main(argv=None):
                               check=False, env=env)
         if proc.returncode != 0:
             sys.stderr.write(proc.stderr[-4000:])
-            print(f"tools/icount: parse_bench exited {proc.returncode} under valgrind",
-                  file=sys.stderr)
-            return 1
+            raise gbench.ResultError(f"parse_bench exited {proc.returncode} under valgrind")
         counts = collect(work)
         doc = gbench.load_json(gb_json)
-    except gbench.ResultError as e:
-        print(f"tools/icount: {e}", file=sys.stderr)
-        return 1
     finally:
         if args.keep:
             os.makedirs(args.keep, exist_ok=True)
             for f in glob.glob(os.path.join(work, "cg.*")) + [gb_json]:
                 if os.path.exists(f):
                     shutil.copy(f, args.keep)
-        shutil.rmtree(work, ignore_errors=True)
     if not counts:
-        print(f"tools/icount: no benchmark matched --filter {args.filter!r}", file=sys.stderr)
-        return 1
+        raise gbench.ResultError(f"no benchmark matched --filter {args.filter!r}")
     errors = [r.name for r in gbench.results_of(doc).values() if r.error]
     if errors:
-        print(f"tools/icount: {len(errors)} benchmarks failed, e.g. {errors[0]}", file=sys.stderr)
-        return 1
+        raise gbench.ResultError(f"{len(errors)} benchmarks failed, e.g. {errors[0]}")
+    return counts, doc
+
+
+def count_doc(args, valgrind, counts, doc, shim, seconds):
+    """The tools/icount document (per iteration counts, the build and its key)."""
     ctx = dict(gbench.context(doc))
     ctx["executable"] = os.path.abspath(args.bench)  # not the symlink it ran as
     runtime = probe_runtime(os.path.abspath(args.bench), valgrind)
     build = buildkey.icount_build(ctx, runtime)
-    key = buildkey.icount_build_key(build)
-    out_doc = {
+    return {
         "context": ctx,
         "instructions": {name: total / args.iterations for name, total in counts.items()},
         "icount": {"iterations": args.iterations, "filter": args.filter, "set": args.set,
                    "valgrind": runtime["valgrind"], "tool": "callgrind --collect-atstart=no",
-                   "determinism_shim": bool(shim),
-                   "benchmarks": len(counts),
-                   "seconds": round(time.time() - started, 1),
-                   "build_key": key, "build": build},
+                   "determinism_shim": bool(shim), "benchmarks": len(counts),
+                   "seconds": round(seconds, 1), "build_key": buildkey.icount_build_key(build),
+                   "build": build},
     }
+
+
+def out_path(args, doc, key):
+    """--out, else results/icount/<build-key>/<date>_<sha>.json."""
     if args.out:
-        out = args.out
-    else:
-        try:
-            stamp = gbench.utc_stamp(doc)
-        except gbench.ResultError:
-            stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
-        out = os.path.join(store.icount_dir(args.results_dir, key), f"{stamp}_{gbench.safe_sha(doc)}.json")
+        return args.out
+    try:
+        stamp = gbench.utc_stamp(doc)
+    except gbench.ResultError:
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return os.path.join(store.icount_dir(args.results_dir, key), f"{stamp}_{gbench.safe_sha(doc)}.json")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    if not os.access(args.bench, os.X_OK):
+        print(f"tools/icount: {args.bench} is missing: build it first "
+              "(cmake --workflow --preset bench, or cmake --build build --target parse_bench)",
+              file=sys.stderr)
+        return 2
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        print("tools/icount: valgrind is not installed (tools/setup.sh installs it)",
+              file=sys.stderr)
+        return 2
+    started = time.time()
+    work = tempfile.mkdtemp(prefix="sb-icount-", dir="/tmp")
+    try:
+        env, shim = prepare(args, work)
+        counts, doc = count(args, valgrind, work, env)
+    except gbench.ResultError as e:
+        print(f"tools/icount: {e}", file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    out_doc = count_doc(args, valgrind, counts, doc, shim, time.time() - started)
+    key = out_doc["icount"]["build_key"]
+    out = out_path(args, doc, key)
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w", encoding="utf-8") as f:
         json.dump(out_doc, f, indent=1, sort_keys=False)
