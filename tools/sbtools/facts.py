@@ -28,7 +28,7 @@ class Facts:
 
     def __init__(self, ctx, bench_names):
         self.missing = []   # context keys the files lack (older result files)
-        self.families = [f for f in str(ctx.get("families", "")).split(",") if f]
+        self.families = [f for f in str(ctx.get("families", "")).split(",") if f]  # corpus order
         if not self.families:
             self.missing.append("families")
             seen = OrderedDict()  # fallback: the order the benchmark names show them in
@@ -37,7 +37,8 @@ class Facts:
                 if fam and fam != "binary" and not fam.endswith(".call"):
                     seen.setdefault(fam, None)
             self.families = list(seen)
-        self.default = {fmt: ctx.get(f"default_adapter:{fmt}") for fmt in ("xml", "json")}
+        self.default = {fmt: ctx.get(f"default_adapter:{fmt}")  # format -> registry name
+                        for fmt in ("xml", "json")}
         if not all(self.default.values()):
             self.missing.append("default_adapter:xml|json")
         self.links = []     # [(name, bits/s, rtt s)]; loopback (0 bit/s) is measured, not modelled
@@ -49,11 +50,11 @@ class Facts:
                     self.links.append((k[5:], bps, rtt))
         self.links.sort(key=lambda link: -link[1])  # the context comes sorted by name
         self.model = {part: [c for c in str(ctx.get(f"link_model:{part}", "")).split(",") if c]
-                      for part in ("cpu", "parser", "bytes")}
+                      for part in ("cpu", "parser", "bytes")}  # part -> the counters it sums
         if not self.links or not all(self.model.values()):
             self.missing.append("link:<name>, link_model:*")
             self.links = []
-        self.round_trips = {k[8:]: int(_kv(v).get("round_trips", 0))
+        self.round_trips = {k[8:]: int(_kv(v).get("round_trips", 0))  # variant -> round trips
                             for k, v in ctx.items() if k.startswith("variant:")}
         self.adapters = adapter_rows(ctx)  # bench name -> registry row
 
