@@ -2,10 +2,10 @@
 
 Shared by tools/locust/soapbench_locustfile.py, tools/server_load and tools/load_bench. A corpus
 call is a family and a call name (corpus/<family>/<name>.call.xml or .json: `getRate`,
-`echoBase64.100`). An answer is right when it is HTTP 200 and `soapbench decode` turns it into the canonical JSON
-that corpus/manifest.json holds for <name>.response.* (so prefixes, layout, <i4> or <int> do
-not matter; the value does). Calls whose answer the server makes up (`now`, `respond`,
-`receiveString`) have no corpus answer to match. Standard library only.
+`echoBase64.100`). An answer is right when it is HTTP 200 and `soapbench decode` turns it into
+the canonical JSON that corpus/manifest.json holds for <name>.response.* (so prefixes, layout,
+<i4> or <int> do not matter; the value does). Calls whose answer the server makes up (`now`,
+`respond`, `receiveString`) have no corpus answer to match. Standard library only.
 """
 import functools
 import json
