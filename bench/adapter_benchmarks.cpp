@@ -84,14 +84,6 @@ const char* level_name(Level level) {
   return "?";
 }
 
-std::string bench_adapter_name(const AdapterInfo& info) {
-  std::string s = info.name;
-  for (char& c : s) {
-    if (c == '/') c = '-';
-  }
-  return s;
-}
-
 void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
                        const AdapterEntry& entry, const CorpusEntry& file,
                        const std::string& bytes) {

@@ -19,9 +19,6 @@ enum class Level { parse, walk, decode };
 // "parse", "walk", "decode".
 const char* level_name(Level level);
 
-// Adapter names in benchmark names: "pugixml/dom" → "pugixml-dom".
-std::string bench_adapter_name(const AdapterInfo& info);
-
 // One adapter at one level on one corpus file.
 void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
                        const AdapterEntry& entry, const CorpusEntry& file,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bench/adapter_benchmarks.h"
+#include "bench/bench_names.h"
 #include "bench/summary_reporter.h"
 #include "codecs/family.h"
 #include "harness/corpus.h"
@@ -90,6 +91,28 @@ std::string file_part(const CorpusEntry& e) {
   return n.substr(n.find('/') + 1);
 }
 
+// The name of a benchmark at one level (parse, walk, decode, classic) of one corpus file
+// (name_pattern::level).
+std::string level_bench(std::string_view level, std::string_view adapter, std::string_view family,
+                        std::string_view file) {
+  return bench_name(name_pattern::level, fmt::arg("level", level),
+                    fmt::arg("adapter", name_field(adapter)), fmt::arg("family", family),
+                    fmt::arg("file", file));
+}
+
+// The benchmarks the summary sets side by side, recorded as they are registered (the summary
+// never splits a name): the direct-call references with their adapter's parse benchmark, per
+// library, and the classic benchmarks with their adapter.
+struct Registered {
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> direct;  // lib -> pairs
+  std::vector<std::pair<std::string, std::string>> classic;  // (benchmark, adapter)
+};
+
+Registered& registered() {
+  static Registered r;
+  return r;
+}
+
 // Holds the bytes of every registered file for the life of the run.
 std::deque<std::string>& file_store() {
   static std::deque<std::string> store;
@@ -107,8 +130,8 @@ class Registrar {
     const std::string& bytes = bytes_of(e);
     for (const AdapterEntry& a : sb::adapters()) {
       if (a.info().format != e.format) continue;
-      const std::string name = std::string(level_name(level)) + "/" + bench_adapter_name(a.info()) +
-                               "/" + e.family + "/" + file_part(e);
+      const std::string name =
+          level_bench(level_name(level), a.info().name, e.family, file_part(e));
       if (!names_.insert(name).second) continue;
       fixed(benchmark::RegisterBenchmark(name.c_str(),
                                          [name, level, &a, &e, &bytes](benchmark::State& s) {
@@ -125,8 +148,10 @@ class Registrar {
     for (const char* lib : {"pugixml", "libxml2"}) {
       if (find_adapter(std::string(lib) + "/dom") == nullptr) continue;
       const std::string name =
-          std::string("parse/") + lib + "-dom-direct/" + e.family + "/" + file_part(e);
+          level_bench("parse", std::string(lib) + "-dom-direct", e.family, file_part(e));
       if (!names_.insert(name).second) continue;
+      registered().direct[lib].emplace_back(
+          name, level_bench("parse", std::string(lib) + "/dom", e.family, file_part(e)));
       const std::string library = lib;
       fixed(benchmark::RegisterBenchmark(name.c_str(),
                                          [name, library, &e, &bytes](benchmark::State& s) {
@@ -142,8 +167,7 @@ class Registrar {
     const std::string& bytes = bytes_of(*e);
     for (const AdapterEntry& a : sb::adapters()) {
       if (a.info().format != Format::xml || a.info().digest_exempt) continue;
-      const std::string name =
-          "classic/" + bench_adapter_name(a.info()) + "/" + e->family + "/" + file_part(*e);
+      const std::string name = level_bench("classic", a.info().name, e->family, file_part(*e));
       benchmark::RegisterBenchmark(name.c_str(),
                                    [name, &a, e, &bytes](benchmark::State& s) {
                                      adapter_benchmark(s, name, Level::decode, a, *e, bytes);
@@ -151,6 +175,7 @@ class Registrar {
           ->Iterations(100000)
           ->Unit(benchmark::kMicrosecond);
       names_.insert(name);
+      registered().classic.emplace_back(name, name_field(a.info().name));
     }
   }
 
@@ -173,7 +198,8 @@ class Registrar {
     for (const EncoderEntry& enc : sb::encoders()) {
       if (!enc.supports(*family)) continue;
       const std::string name =
-          "encode/" + std::string(enc.name) + "/" + e.family + "/" + file_part(e);
+          bench_name(name_pattern::encode, fmt::arg("encoder", name_field(enc.name)),
+                     fmt::arg("family", e.family), fmt::arg("file", file_part(e)));
       if (!names_.insert(name).second) continue;
       fixed(benchmark::RegisterBenchmark(name.c_str(),
                                          [name, &enc, &m, &e, reader](benchmark::State& s) {
@@ -190,14 +216,17 @@ class Registrar {
  private:
   void floors(const CorpusEntry& e) {
     const std::string& bytes = bytes_of(e);
-    const std::string suffix = "/" + e.family + "/" + file_part(e);
-    const std::string copy_name = "floor/memcpy" + suffix;
+    auto scan = [&](const char* kind) {
+      return bench_name(name_pattern::scan, fmt::arg("scan", kind), fmt::arg("family", e.family),
+                        fmt::arg("file", file_part(e)));
+    };
+    const std::string copy_name = scan("memcpy");
     if (names_.insert(copy_name).second) {
       fixed(benchmark::RegisterBenchmark(
           copy_name.c_str(),
           [copy_name, &bytes](benchmark::State& s) { memcpy_floor(s, copy_name, bytes); }));
     }
-    const std::string scan_name = "floor/memchr" + suffix;
+    const std::string scan_name = scan("memchr");
     if (names_.insert(scan_name).second) {
       fixed(benchmark::RegisterBenchmark(
           scan_name.c_str(),
@@ -291,18 +320,19 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   for (const std::string& f : families) {
     double best = 0;
     for (const AdapterEntry& a : adapters()) {
-      const double t = time_of("decode/" + bench_adapter_name(a.info()) + "/" + f + "/" + kFile);
+      const double t = time_of(level_bench("decode", a.info().name, f, kFile));
       if (t > 0 && (best == 0 || t < best)) best = t;
     }
     fastest[f] = best;
   }
   for (const AdapterEntry& a : adapters()) {
-    const std::string an = bench_adapter_name(a.info());
+    const std::string an = name_field(a.info().name);
     bool any = false;
     std::string line = fmt::format("{:<22}", an);
     for (const std::string& f : families) {
-      const double t = time_of("decode/" + an + "/" + f + "/" + kFile);
-      const double floor = time_of("floor/memcpy/" + f + "/" + kFile);
+      const double t = time_of(level_bench("decode", an, f, kFile));
+      const double floor = time_of(bench_name(name_pattern::scan, fmt::arg("scan", "memcpy"),
+                                              fmt::arg("family", f), fmt::arg("file", kFile)));
       if (t > 0 && fastest[f] > 0) {
         any = true;
         line +=
@@ -319,9 +349,9 @@ void print_summary(const std::map<std::string, RunResult>& results) {
 
   // The 2001 experiment.
   std::vector<std::pair<double, std::string>> classic;
-  for (const auto& [name, r] : results) {
-    if (name.starts_with("classic/"))
-      classic.emplace_back(r.ns_per_iter, name.substr(8, name.find('/', 8) - 8));
+  for (const auto& [name, adapter] : registered().classic) {
+    auto it = results.find(name);
+    if (it != results.end()) classic.emplace_back(it->second.ns_per_iter, adapter);
   }
   std::sort(classic.begin(), classic.end());
   if (!classic.empty()) {
@@ -340,13 +370,11 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   for (const char* lib : {"pugixml", "libxml2"}) {
     double log_sum = 0;
     int n = 0;
-    const std::string direct_prefix = std::string("parse/") + lib + "-dom-direct/";
-    for (const auto& [name, r] : results) {
-      if (!name.starts_with(direct_prefix)) continue;
-      const std::string rest = name.substr(direct_prefix.size());
-      const double adapter_time = time_of(std::string("parse/") + lib + "-dom/" + rest);
-      if (adapter_time > 0 && r.ns_per_iter > 0) {
-        log_sum += std::log(adapter_time / r.ns_per_iter);
+    for (const auto& [direct, adapter] : registered().direct[lib]) {
+      const double direct_time = time_of(direct);
+      const double adapter_time = time_of(adapter);
+      if (adapter_time > 0 && direct_time > 0) {
+        log_sum += std::log(adapter_time / direct_time);
         ++n;
       }
     }

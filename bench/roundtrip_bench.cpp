@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_names.h"
 #include "bench/floor_wire.h"
 #include "bench/summary_reporter.h"
 #include "codecs/canonical_json.h"
@@ -25,7 +26,6 @@
 #include "harness/corpus.h"
 #include "harness/http_client.h"
 #include "harness/http_server.h"
-#include "harness/link_model.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "harness/run_context.h"
@@ -50,12 +50,21 @@ constexpr Variant kVariants[] = {
     {"tls-resumed", true, false, true, 3},
 };
 
-std::string bench_parser_name(std::string_view adapter) {
-  std::string s(adapter);
-  for (char& c : s) {
-    if (c == '/') c = '-';
-  }
-  return s;
+// roundtrip_bench's benchmark names (bench/benchmark_names.json's kinds roundtrip, messaging and
+// floor; bench/bench_names.h).
+std::string roundtrip_name(std::string_view variant, std::string_view family,
+                           std::string_view parser, std::string_view call) {
+  return bench_name(name_pattern::roundtrip, fmt::arg("variant", variant),
+                    fmt::arg("family", family), fmt::arg("parser", name_field(parser)),
+                    fmt::arg("call", call));
+}
+
+std::string messaging_name(std::string_view stack, std::string_view call) {
+  return bench_name(name_pattern::messaging, fmt::arg("stack", stack), fmt::arg("call", call));
+}
+
+std::string floor_name(std::string_view mode, std::size_t bytes) {
+  return bench_name(name_pattern::floor, fmt::arg("mode", mode), fmt::arg("bytes", bytes));
 }
 
 // Servers by (parser, tls), started on first use and kept for the run: one server per parser
@@ -351,7 +360,7 @@ void print_messaging(const std::map<std::string, RunResult>& results) {
   for (const std::string& stack : stacks) {
     std::printf("%-20s", stack.c_str());
     for (const auto& [call, stem] : messaging_calls()) {
-      const std::string n = "messaging/" + stack + "/" + call + "/iterations:5000";
+      const std::string n = messaging_name(stack, call);
       std::printf(
           " %16.1f %8.0f", result_counter(results, n, "total_ns") / 1e3,
           result_counter(results, n, "bytes_sent") + result_counter(results, n, "bytes_received"));
@@ -369,15 +378,14 @@ void print_floor(const std::map<std::string, RunResult>& results) {
   for (const FloorMode& mode : kFloorModes) {
     std::printf("%-10s", mode.name);
     for (std::size_t bytes : kFloorBytes) {
-      const std::string n = fmt::format("roundtrip/floor/{}/{}", mode.name, bytes);
+      const std::string n = floor_name(mode.name, bytes);
       std::printf(" %12.1f", result_counter(results, n, "total_ns") / 1e3);
     }
     std::printf("\n");
   }
-  const double floor = result_counter(
-      results, fmt::format("roundtrip/floor/blocking/{}", kFloorBytes[0]), "total_ns");
+  const double floor = result_counter(results, floor_name("blocking", kFloorBytes[0]), "total_ns");
   const double binary =
-      result_counter(results, "roundtrip/keepalive/binary/none/getRate", "total_ns");
+      result_counter(results, roundtrip_name("keepalive", "binary", "none", "getRate"), "total_ns");
   if (floor > 0 && binary > 0) {
     std::printf("binary control getRate keep-alive: %.1f µs = %.2f× the blocking floor at %zu B\n",
                 binary / 1e3, binary / floor, kFloorBytes[0]);
@@ -389,7 +397,7 @@ void print_summary(const std::map<std::string, RunResult>& results) {
     return result_counter(results, name, key);
   };
   auto default_parser = [](rpc::Family f) {
-    return bench_parser_name(default_adapter(f == rpc::Family::jsonrpc));
+    return std::string(default_adapter(f == rpc::Family::jsonrpc));
   };
 
   std::printf(
@@ -399,7 +407,7 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   for (const char* call : {"getRate", "complex", "respond.7500B"}) {
     for (rpc::Family f : rpc::kAllFamilies) {
       const std::string n =
-          fmt::format("roundtrip/keepalive/{}/{}/{}", rpc::family_name(f), default_parser(f), call);
+          roundtrip_name("keepalive", rpc::family_name(f), default_parser(f), call);
       if (results.count(n) == 0) continue;
       std::printf("%-20s %-10s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %9.1f %8.0f %8.0f\n",
                   std::string(rpc::family_name(f)).c_str(), call, counter(n, "total_ns") / 1e3,
@@ -408,7 +416,7 @@ void print_summary(const std::map<std::string, RunResult>& results) {
                   counter(n, "client_decode_ns") / 1e3, counter(n, "transport_ns") / 1e3,
                   counter(n, "bytes_sent"), counter(n, "bytes_received"));
     }
-    const std::string b = fmt::format("roundtrip/keepalive/binary/none/{}", call);
+    const std::string b = roundtrip_name("keepalive", "binary", "none", call);
     if (results.count(b) != 0) {
       std::printf("%-20s %-10s %8.1f %8.1f %8s %8s %8s %8.1f %9.1f %8.0f %8.0f\n", "binary", call,
                   counter(b, "total_ns") / 1e3, counter(b, "client_encode_ns") / 1e3, "", "", "",
@@ -417,41 +425,16 @@ void print_summary(const std::map<std::string, RunResult>& results) {
     }
   }
 
+  // The parser's share on other links is tools/report's (tools/sbtools/linkmodel.py, the one
+  // place the link model's formula is written); its parameters travel in this file's context.
   std::printf(
-      "\n== the parser's share of a call on other links (link model; keep-alive, default parsers) "
-      "==\n"
-      "   projected = c.enc + s.dec + dispatch + s.enc + c.dec + RTT × round trips + bytes × 8 / "
-      "bandwidth;\n"
-      "   share = (s.dec + c.dec) / projected; loopback = measured. Links: datacenter 10 Gbit/s "
-      "0.1 ms,\n"
-      "   LAN 1 Gbit/s 0.5 ms, WAN 100 Mbit/s 30 ms, mobile 10 Mbit/s 80 ms.\n");
-  std::printf("%-20s %-10s", "family", "call");
-  for (const Link& l : kLinks) std::printf(" %10s", std::string(l.name).c_str());
-  std::printf("\n");
-  for (const char* call : {"getRate", "complex", "getChain"}) {
-    for (rpc::Family f : rpc::kAllFamilies) {
-      const std::string n =
-          fmt::format("roundtrip/keepalive/{}/{}/{}", rpc::family_name(f), default_parser(f), call);
-      if (results.count(n) == 0) continue;
-      CallCost c;
-      c.client_encode = counter(n, "client_encode_ns") * 1e-9;
-      c.server_decode = counter(n, "server_decode_ns") * 1e-9;
-      c.dispatch = counter(n, "dispatch_ns") * 1e-9;
-      c.server_encode = counter(n, "server_encode_ns") * 1e-9;
-      c.client_decode = counter(n, "client_decode_ns") * 1e-9;
-      c.measured_total = counter(n, "total_ns") * 1e-9;
-      c.bytes = counter(n, "bytes_sent") + counter(n, "bytes_received");
-      std::printf("%-20s %-10s", std::string(rpc::family_name(f)).c_str(), call);
-      for (const Link& l : kLinks) std::printf(" %9.2f%%", parser_share(c, l) * 100);
-      std::printf("\n");
-    }
-  }
+      "\n(the parser's share of a call on other links: tools/report, section \"Parser share of a "
+      "call per link model\")\n");
 
   std::printf(
       "\n== connection set-up: getRate over soap11-rpc-encoded, µs per call and bytes ==\n");
   for (const Variant& v : kVariants) {
-    const std::string n =
-        fmt::format("roundtrip/{}/soap11-rpc-encoded/pugixml-dom/getRate", v.name);
+    const std::string n = roundtrip_name(v.name, "soap11-rpc-encoded", "pugixml/dom", "getRate");
     if (results.count(n) == 0) continue;
     std::printf("%-14s %9.1f µs %8.0f bytes\n", v.name, counter(n, "total_ns") / 1e3,
                 counter(n, "bytes_sent") + counter(n, "bytes_received"));
@@ -550,8 +533,7 @@ int main(int argc, char** argv) {
           const bool wanted = opt.set == "full" || std::string_view(v.name) == "keepalive" ||
                               info.name == default_parser;
           if (!wanted) continue;
-          const std::string name = fmt::format("roundtrip/{}/{}/{}/{}", v.name, family,
-                                               bench_parser_name(info.name), call);
+          const std::string name = roundtrip_name(v.name, family, info.name, call);
           const std::string parser = info.name;
           headline(benchmark::RegisterBenchmark(name.c_str(),
                                                 [&v, f, parser, p](benchmark::State& s) {
@@ -566,7 +548,7 @@ int main(int argc, char** argv) {
     for (const auto& [call, stem] : messaging_calls()) {
       const Prepared* p = prepare(family, call, stem);
       if (p == nullptr) continue;
-      const std::string name = fmt::format("messaging/{}/{}", family, call);
+      const std::string name = messaging_name(family, call);
       benchmark::RegisterBenchmark(name.c_str(),
                                    [f, default_parser, p](benchmark::State& s) {
                                      http_benchmark(s, pool, kVariants[0], f, default_parser, *p);
@@ -583,7 +565,7 @@ int main(int argc, char** argv) {
     if (p == nullptr) continue;
     for (bool keep_alive : {true, false}) {
       const char* variant = keep_alive ? "keepalive" : "newconn";
-      const std::string name = fmt::format("roundtrip/{}/binary/none/{}", variant, call);
+      const std::string name = roundtrip_name(variant, "binary", "none", call);
       headline(benchmark::RegisterBenchmark(name.c_str(),
                                             [keep_alive, p](benchmark::State& s) {
                                               binary_benchmark(s, binary_server, keep_alive, *p);
@@ -598,8 +580,7 @@ int main(int argc, char** argv) {
     const Prepared* p = prepare("binary", call, stem);
     if (p == nullptr) continue;
     for (bool keep_alive : {true, false}) {
-      const std::string name =
-          (keep_alive ? "messaging/binary/" : "messaging/binary-newconn/") + call;
+      const std::string name = messaging_name(keep_alive ? "binary" : "binary-newconn", call);
       benchmark::RegisterBenchmark(name.c_str(),
                                    [keep_alive, p](benchmark::State& s) {
                                      binary_benchmark(s, binary_server, keep_alive, *p);
@@ -615,7 +596,7 @@ int main(int argc, char** argv) {
   for (const FloorMode& mode : kFloorModes) {
     for (std::size_t bytes : kFloorBytes) {
       if (opt.set == "default" && &mode != &kFloorModes[0] && bytes > kFloorBytes[1]) continue;
-      const std::string name = fmt::format("roundtrip/floor/{}/{}", mode.name, bytes);
+      const std::string name = floor_name(mode.name, bytes);
       benchmark::RegisterBenchmark(name.c_str(), [&mode, bytes](benchmark::State& s) {
         floor_benchmark(s, mode, bytes);
       })->Unit(benchmark::kMicrosecond);

@@ -42,10 +42,12 @@ bool SummaryReporter::ReportContext(const Context& context) {
 void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
   if (verbose_) ConsoleReporter::ReportRuns(runs);
   for (const Run& run : runs) {
-    // Keyed without Google Benchmark's /repeats:N, so the summaries find headline benchmarks
-    // (per-benchmark repetitions) by their plain name.
+    // Keyed without Google Benchmark's /repeats:N and /iterations:N, so the summaries find
+    // headline benchmarks (per-benchmark repetitions) and fixed-iteration ones (the classic and
+    // messaging tables, tools/icount's runs) by the name they registered.
     benchmark::BenchmarkName plain = run.run_name;
     plain.repetitions.clear();
+    plain.iterations.clear();
     const std::string name = plain.str();
     if (run.error_occurred) {
       ++errors_;

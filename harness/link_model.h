@@ -1,12 +1,12 @@
-// The link model: projects a measured call onto named network links, so the parser's share of
-// a call can be read for a datacenter, a LAN, a WAN or a mobile link, not only for loopback.
+// The link model's parameters: named network links and the roundtrip_bench counters the model
+// sums. The formula that projects a measured call onto a link is written once, in Python
+// (tools/sbtools/linkmodel.py, used by tools/report):
 //
-//   projected = client encode + server decode + dispatch + server encode + client decode
-//             + RTT × round trips + (bytes sent + bytes received) × 8 / bandwidth
-//   round trips = 1 per call (keep-alive), +1 for a new TCP connection, +1 for a TLS 1.3 handshake
-//   parser share = (server decode + client decode) / projected
+//   projected = sum(kCpuCounters) + RTT × round trips + sum(kByteCounters) × 8 / bandwidth
+//   parser share = sum(kParserCounters) / projected
 //
-// Loopback uses the measured call (transport included) instead of a projection.
+// The C++ computes nothing with them: link_model_context() writes them into every result file's
+// context, and roundtrip_bench adds each connection variant's round trips per call.
 #pragma once
 
 #include <array>
@@ -38,20 +38,6 @@ inline constexpr std::array<std::string_view, 5> kCpuCounters = {
 inline constexpr std::array<std::string_view, 2> kParserCounters = {"server_decode_ns",
                                                                     "client_decode_ns"};
 inline constexpr std::array<std::string_view, 2> kByteCounters = {"bytes_sent", "bytes_received"};
-
-// One call's measured phases (seconds) and bytes.
-struct CallCost {
-  double client_encode = 0, server_decode = 0, dispatch = 0, server_encode = 0, client_decode = 0;
-  double measured_total = 0;  // loopback wall time of the call
-  double bytes = 0;           // sent + received at the socket
-  int round_trips = 1;        // 1 keep-alive; +1 new TCP connection; +1 TLS handshake
-};
-
-// Projected duration of the call on `link` (seconds).
-double projected_seconds(const CallCost& c, const Link& link);
-
-// (server decode + client decode) / projected duration.
-double parser_share(const CallCost& c, const Link& link);
 
 // The model as result-file context keys, so a report projects with the run's own model:
 // "link:<name>" = "bits_per_second=<bit/s>;rtt_seconds=<s>" per link (loopback: 0, measured),

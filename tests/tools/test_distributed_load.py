@@ -11,7 +11,6 @@ stopped by its PID, every wait is bounded. SB_BUILD_DIR: the build tree (default
 
 Usage: tests/tools/test_distributed_load.py [TestClass ...]
 """
-import importlib.util
 import json
 import os
 import re
@@ -21,7 +20,6 @@ import subprocess
 import sys
 import tempfile
 import unittest
-from importlib.machinery import SourceFileLoader
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -33,11 +31,9 @@ WRK = os.environ.get("SB_WRK") or shutil.which("wrk")
 START_S = 30  # how long a server or Locust may take to start on a busy machine
 sys.dont_write_bytecode = True
 
-# tools/server_load (a script): its corpus calls and wrk script, and the answer check it shares.
-_spec = importlib.util.spec_from_loader(
-    "server_load", SourceFileLoader("server_load", os.path.join(REPO, "tools", "server_load")))
-server_load = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(server_load)
+# tools/server_load's module: its corpus calls and wrk script, and the answer check it shares.
+sys.path.insert(0, os.path.join(REPO, "tools"))
+from sbtools.load import server_load  # noqa: E402
 cc = server_load.cc
 
 

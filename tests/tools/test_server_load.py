@@ -117,7 +117,7 @@ class LoadTest(Tmp):
     @unittest.skipUnless(os.access(NGINX, os.X_OK), "nginx is not installed (tools/setup.sh)")
     def test_nginx_takes_another_port_when_its_port_is_taken(self):
         sys.path.insert(0, HERE)
-        from test_distributed_load import server_load  # tools/server_load as a module
+        from test_distributed_load import server_load  # tools/sbtools/load/server_load.py
         with socket.socket() as taken:
             taken.bind(("127.0.0.1", 0))
             taken.listen()
@@ -267,7 +267,10 @@ class ServerLoadReportTest(Tmp):
         store = os.path.join(self.tmp, "results")
         proc = tool("results", "--results-dir", store, "save", "--from", src)
         self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
-        self.assertEqual(load(os.path.join(store, "m-load", "server_load.json")), SAMPLE)
+        kept = os.listdir(os.path.join(store, "m-load"))  # per run: <date>_<sha>.server_load.json
+        self.assertEqual(len(kept), 1, kept)
+        self.assertRegex(kept[0], r"^\d{8}-\d{6}_unknown\.server_load\.json$")
+        self.assertEqual(load(os.path.join(store, "m-load", kept[0])), SAMPLE)
 
 
 if __name__ == "__main__":

@@ -23,8 +23,9 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import corpus_calls as cc  # noqa: E402
+# locust puts this file's folder on the path; the corpus calls are tools/sbtools/corpus_calls.py.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from sbtools import corpus_calls as cc  # noqa: E402
 import gevent  # noqa: E402
 import locust.runners  # noqa: E402
 from locust import FastHttpUser, events, task  # noqa: E402

@@ -1,11 +1,11 @@
 """Corpus calls as HTTP requests, and the check of a server's answer against the corpus.
 
-Shared by tools/locust/soapbench_locustfile.py and tools/server_load. A corpus call is a family
-and a call name (corpus/<family>/<name>.call.xml or .json: `getRate`, `echoBase64.100`). An
-answer is right when it is HTTP 200 and `soapbench decode` turns it into the canonical JSON
-that corpus/manifest.json holds for <name>.response.* (so prefixes, layout, <i4> or <int> do
-not matter; the value does). Calls whose answer the server makes up (`now`, `respond`,
-`receiveString`) have no corpus answer to match. Standard library only.
+Shared by tools/locust/soapbench_locustfile.py, tools/server_load and tools/load_bench. A corpus
+call is a family and a call name (corpus/<family>/<name>.call.xml or .json: `getRate`,
+`echoBase64.100`). An answer is right when it is HTTP 200 and `soapbench decode` turns it into
+the canonical JSON that corpus/manifest.json holds for <name>.response.* (so prefixes, layout,
+<i4> or <int> do not matter; the value does). Calls whose answer the server makes up (`now`,
+`respond`, `receiveString`) have no corpus answer to match. Standard library only.
 """
 import functools
 import json
@@ -15,24 +15,41 @@ import sys
 import tempfile
 from collections import namedtuple
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "corpusgen"))
-import contract  # noqa: E402  (tools/corpusgen: the operations and their namespaces)
+from sbtools.paths import CORPUS_DIR, REPO
 
-CORPUS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "corpus")
+# The corpus generator's modules (tools/corpusgen) import each other by their flat names: their
+# folder joins the path here, once, for the family list and the operations' namespaces.
+sys.path.insert(0, os.path.join(REPO, "tools", "corpusgen"))
+import contract  # noqa: E402  (the operations and their namespaces)
+import families  # noqa: E402  (the family list, in corpus order)
 
-# How a family travels (docs/service.md): the path on `soapbench serve`, the protocol name of
+CORPUS = CORPUS_DIR
+
+# How a protocol travels (docs/service.md): the path on `soapbench serve`, the protocol name of
 # `soapbench decode`, the Content-Type and how the SOAP action is sent (None: not at all).
 Family = namedtuple("Family", "path protocol content_type action")
-FAMILIES = {
-    "soap11-doc-literal": Family("/soap", "soap11", "text/xml; charset=utf-8", "SOAPAction"),
-    "soap11-rpc-literal": Family("/soap", "soap11", "text/xml; charset=utf-8", "SOAPAction"),
-    "soap11-rpc-encoded": Family("/soap", "soap11", "text/xml; charset=utf-8", "SOAPAction"),
-    "soap12-doc-literal": Family("/soap", "soap12", "application/soap+xml; charset=utf-8",
-                                 "action"),
+PROTOCOLS = {
+    "soap11": Family("/soap", "soap11", "text/xml; charset=utf-8", "SOAPAction"),
+    "soap12": Family("/soap", "soap12", "application/soap+xml; charset=utf-8", "action"),
     "xmlrpc": Family("/RPC2", "xmlrpc", "text/xml", None),
     "jsonrpc": Family("/jsonrpc", "jsonrpc", "application/json", None),
 }
+
+
+def protocol_of(family):
+    """A family's protocol: the part of its name before the style (soap11-doc-literal -> soap11)."""
+    return family.split("-", 1)[0]
+
+
+def style_of(family):
+    """A SOAP family's style (soap11-rpc-encoded -> rpc-encoded), None for the others."""
+    parts = family.split("-", 1)
+    return parts[1] if len(parts) == 2 else None
+
+
+# Every family of the corpus (tools/corpusgen/families.py) with how it travels.
+FAMILIES = {f: PROTOCOLS[protocol_of(f)] for f in families.FAMILIES}
+XML_FAMILIES = list(families.XML_FAMILIES)
 
 # A corpus call: family, call name, the operation it calls, the request's path, headers, body
 # and the canonical JSON of the expected answer (corpus/manifest.json).
@@ -63,7 +80,7 @@ def headers(family, operation):
 
 def corpus_path(family, name, direction, corpus=CORPUS):
     """corpus/<family>/<name>.<direction>.xml (.json for JSON-RPC)."""
-    ext = "json" if family == "jsonrpc" else "xml"
+    ext = format_of(family)
     return os.path.join(corpus, family, f"{name}.{direction}.{ext}")
 
 
@@ -98,7 +115,7 @@ def adapters(soapbench):
 
 def format_of(family):
     """xml or json: the adapter format a family's messages need."""
-    return "json" if family == "jsonrpc" else "xml"
+    return "xml" if family in XML_FAMILIES else "json"
 
 
 class AnswerCheck:

@@ -1,0 +1,185 @@
+"""Google Benchmark JSON (docs/results.md): reading a file into Results, the file's context.
+
+Standard library only; run with /usr/bin/python3 (Debian's, which also has matplotlib and scipy
+for the other modules).
+"""
+import datetime as _dt
+import json
+import os
+import re
+import statistics
+
+BENCHES = ("parse_bench", "roundtrip_bench", "stacks_bench")
+
+# Keys of a Google Benchmark run entry that are not counters.
+_GB_FIELDS = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type",
+    "repetitions", "repetition_index", "threads", "iterations", "real_time", "cpu_time",
+    "time_unit", "aggregate_name", "aggregate_unit", "error_occurred", "error_message",
+    "label", "skipped", "skip_message",
+}
+_UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+_ITER_SUFFIX = re.compile(r"/(?:iterations|repeats):\d+")
+
+
+class ResultError(Exception):
+    """A file that is not what a tool expected (message is for the user)."""
+
+
+def load_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise ResultError(f"{path}: cannot read JSON: {e}") from e
+
+
+def is_gb(doc):
+    return isinstance(doc, dict) and isinstance(doc.get("benchmarks"), list)
+
+
+def is_icount(doc):
+    return isinstance(doc, dict) and isinstance(doc.get("instructions"), dict)
+
+
+def context(doc):
+    ctx = doc.get("context") if isinstance(doc, dict) else None
+    return ctx if isinstance(ctx, dict) else {}
+
+
+def machine_id(doc):
+    return str(context(doc).get("machine_id", "")) or None
+
+
+def pair_name(name):
+    """The name benchmarks are paired by: without Google Benchmark's /iterations:N and /repeats:N
+    suffixes (fixed-iteration mode and per-benchmark repetitions add them)."""
+    return _ITER_SUFFIX.sub("", name)
+
+
+def bench_kind(doc, path=""):
+    """parse_bench / roundtrip_bench / stacks_bench: the executable that wrote the file
+    (stacks_bench_<set> for a stacks_bench set other than the default)."""
+    exe = str(context(doc).get("executable", ""))
+    base = os.path.basename(exe)
+    bench_set = str(context(doc).get("bench_set", "default"))
+    if base == "stacks_bench" and bench_set != "default":
+        # Another set of stacks_bench (scripting, full) is its own kind: the newest scripting
+        # run must not shadow the newest default run.
+        return f"stacks_bench_{re.sub(r'[^A-Za-z0-9]', '_', bench_set)}"
+    if base:
+        return base
+    base = os.path.basename(path)
+    for b in BENCHES:
+        if base.startswith(b) or f".{b}." in base:
+            return b
+    names = [str(b.get("name", "")) for b in doc.get("benchmarks", [])]
+    if names and all(n.startswith(("roundtrip/", "messaging/")) for n in names):
+        return "roundtrip_bench"
+    return "parse_bench"
+
+
+def parse_date(raw):
+    """A context date (ISO 8601; a naive one is local time) as an aware datetime, or None."""
+    try:
+        when = _dt.datetime.fromisoformat(str(raw).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.astimezone()
+
+
+def utc_stamp(doc):
+    """The run's date (Google Benchmark's context date) in UTC, YYYYMMDD-HHMMSS."""
+    when = parse_date(context(doc).get("date", ""))
+    if when is None:
+        raise ResultError("no parsable context date")
+    return when.astimezone(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+
+
+def safe_sha(doc):
+    sha = str(context(doc).get("git_sha", "unknown")) or "unknown"
+    return re.sub(r"[^A-Za-z0-9._-]", "_", sha)
+
+
+class Result:
+    """One benchmark of one file: its repetitions and the numbers a reader should see."""
+
+    def __init__(self, name):
+        self.name = name                # run_name as written (with /iterations:N)
+        self.times = []                 # real_time per repetition, ns
+        self.cpu_times = []             # cpu_time per repetition, ns
+        self.rep_counters = []          # counters per repetition
+        self.agg = {}                   # aggregate name -> (real_time ns or fraction, counters)
+        self.error = None               # the error or skip message, None when it ran
+        self.iterations = 0             # iterations of the last repetition
+
+    @property
+    def reps(self):
+        return len(self.times)
+
+    @property
+    def time(self):
+        """Median real time in ns (the only run, the median of the repetitions or the
+        median aggregate when only aggregates were written)."""
+        if self.times:
+            return statistics.median(self.times)
+        if "median" in self.agg:
+            return self.agg["median"][0]
+        if "mean" in self.agg:
+            return self.agg["mean"][0]
+        return None
+
+    @property
+    def cv(self):
+        """Coefficient of variation of real time across repetitions (fraction), or None."""
+        if len(self.times) >= 2:
+            mean = statistics.fmean(self.times)
+            return statistics.stdev(self.times) / mean if mean > 0 else None
+        if "cv" in self.agg:
+            return self.agg["cv"][0]
+        return None
+
+    def noisy(self, limit=0.05):
+        cv = self.cv
+        return cv is not None and cv > limit
+
+    def counter(self, key):
+        """Median of a counter over the repetitions (or its median aggregate)."""
+        vals = [c[key] for c in self.rep_counters if key in c]
+        if vals:
+            return statistics.median(vals)
+        for agg in ("median", "mean"):
+            if agg in self.agg and key in self.agg[agg][1]:
+                return self.agg[agg][1][key]
+        return None
+
+
+def _counters(entry):
+    return {k: float(v) for k, v in entry.items()
+            if k not in _GB_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def results_of(doc):
+    """{run_name: Result} for a Google Benchmark document, in file order."""
+    out = {}
+    for e in doc.get("benchmarks", []):
+        name = str(e.get("run_name") or e.get("name", ""))
+        r = out.get(name)
+        if r is None:
+            r = out[name] = Result(name)
+        if e.get("error_occurred") or (e.get("skipped") and e.get("skip_message")):
+            r.error = str(e.get("error_message") or e.get("skip_message") or "error")
+            continue
+        scale = _UNIT_NS.get(str(e.get("time_unit", "ns")), 1.0)
+        if e.get("run_type", "iteration") == "aggregate":
+            agg = str(e.get("aggregate_name", ""))
+            if agg == "cv" or e.get("aggregate_unit") == "percentage":
+                r.agg[agg] = (float(e.get("real_time", 0.0)), _counters(e))
+            else:
+                r.agg[agg] = (float(e.get("real_time", 0.0)) * scale, _counters(e))
+            continue
+        r.times.append(float(e.get("real_time", 0.0)) * scale)
+        r.cpu_times.append(float(e.get("cpu_time", 0.0)) * scale)
+        r.rep_counters.append(_counters(e))
+        r.iterations = int(e.get("iterations", 0))
+    return out

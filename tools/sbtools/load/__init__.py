@@ -1,0 +1,1 @@
+"""tools/sbtools/load: the load tools (tools/server_load, tools/load_bench)."""
