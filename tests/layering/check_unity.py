@@ -4,8 +4,8 @@ can share it: no two of them define the same file-local name, and none leaves a 
 
 In a unity file every source follows the ones before it, so a helper in one file's anonymous
 namespace (or a static function) can silently become an overload of another file's helper of
-the same name, and a #define leaks into every later file. The release build is unity, the
-sanitizer build compiles the files one by one; this check keeps the two the same program.
+the same name, and a #define leaks into every later file: the unity build would then be another
+program than the files compiled one by one (-DSB_UNITY=OFF), with no error to say so.
 
 Usage: check_unity.py FILE...          (exit 1 and one line per clash)
        check_unity.py --self-test      (checks that a planted clash is caught)
