@@ -10,7 +10,7 @@ LIBRARIES=$(sed -n 's/^# apt: //p' "$here/../cmake/dependencies.cmake")
 TOOLS="
 build-essential cmake ninja-build git pkg-config ca-certificates
 clang clang-format libclang-rt-14-dev valgrind
-libxml2-utils curl util-linux iproute2
+libxml2-utils curl util-linux iproute2 ccache
 "
 PACKAGES="$LIBRARIES $TOOLS"
 
