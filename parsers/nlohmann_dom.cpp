@@ -12,7 +12,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
-#include "parsers/nlohmann_common.h"
+#include "parsers/nul_guard.h"
 
 namespace sb {
 namespace {
@@ -38,7 +38,7 @@ class NlohmannDom {
       // out_of_range 406: a number beyond double ("1e999999").
       return Status::malformed(e.what());
     }
-    Status rest = nlohmann_rest_unread(message);
+    Status rest = check_no_nul(message);
     if (!rest.ok()) root_ = nullptr;
     return rest;
   }

@@ -7,7 +7,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
-#include "parsers/nlohmann_common.h"
+#include "parsers/nul_guard.h"
 #include "parsers/null_sink.h"
 
 namespace sb {
@@ -93,7 +93,7 @@ class NlohmannSax {
                          nlohmann::json::input_format_t::json, true, false)) {
       return handler.failure(limits_.max_depth);
     }
-    return nlohmann_rest_unread(message);
+    return check_no_nul(message);
   }
 
  private:

@@ -266,7 +266,8 @@ const AdapterInfo& simdjson_ondemand_info() {
                "' kernel, value parsing the compile-time '" +
                simdjson::builtin_implementation()->name() +
                "' one (this file is compiled for AVX2 where the build machine has it: "
-               "parsers/CMakeLists.txt); depth checked by the adapter",
+               "parsers/CMakeLists.txt); depth checked by the adapter, and trailing content "
+               "after the root value (the library does not check it after a root string)",
   };
 #undef SB_STR
 #undef SB_STR_
