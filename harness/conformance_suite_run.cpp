@@ -149,7 +149,7 @@ int run_suite_matrices(const SuiteRunOptions& options) {
     fmt::print(stderr, "soapbench: conformance: {}\n", e.what());
     return 2;
   }
-  std::string json = "{\"tool\":\"soapbench conformance\",\"machine_id\":";
+  std::string json = "{\"tool\":\"soapbench conformance --suite\",\"machine_id\":";
   rpc::append_json_string(json, machine_id());
   json += ",\"git_sha\":";
   rpc::append_json_string(json, git_sha());

@@ -23,6 +23,7 @@ BENCHES = ("parse_bench", "roundtrip_bench", "stacks_bench")
 # newest of each in the machine folder under this name, where tools/report reads it.
 MACHINE_FILES = {
     "soapbench conformance": "conformance.json",
+    "soapbench conformance --suite": "conformance_suites.json",
     "soapbench interop": "interop.json",
     "tools/server_load": "server_load.json",
     "tools/load_bench": "load_bench.json",
