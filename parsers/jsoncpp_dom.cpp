@@ -11,6 +11,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/nul_guard.h"
 
 namespace sb {
 namespace {
@@ -62,7 +63,9 @@ class JsoncppDom {
       // The only exception its reader throws while parsing: "Exceeded stackLimit in readValue()".
       return too_deep(limits_.max_depth);
     }
-    return Status::success();
+    Status rest = check_no_nul(message);
+    if (!rest.ok()) root_ = Json::Value();
+    return rest;
   }
 
   template <class Sink>
@@ -213,7 +216,10 @@ const AdapterInfo& jsoncpp_dom_info() {
           "after the value) also refuses duplicate keys; members come back sorted by key, "
           "the walk restores document order from each value's getOffsetStart() (a sort per "
           "object); an empty container one level past max_depth passes `parse` and is "
-          "rejected by walk/decode",
+          "rejected by walk/decode; lenient in numbers and strings (accepts 2., -01, [-] and raw "
+          "control characters: JSONTestSuite); strict mode's strictRoot refuses a scalar at the "
+          "top level (RFC 4627's rule); the reader stops at a NUL byte, which the adapter "
+          "rejects",
   };
   return info;
 }

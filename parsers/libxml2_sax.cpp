@@ -100,6 +100,8 @@ class Libxml2Sax {
     return h;
   }
 
+  // The adapter: every callback's first argument is ctxt->userData (set in run), except the
+  // error handler's in one case (on_error).
   static Libxml2Sax& self(void* ctx) { return *static_cast<Libxml2Sax*>(ctx); }
 
   // Ends the parse from inside a callback; libxml2 calls nothing more after xmlStopParser
@@ -224,8 +226,15 @@ class Libxml2Sax {
     return xmlSAX2GetParameterEntity(self(ctx).ctxt_, name);
   }
 
-  // Structured error handler: records instead of printing.
-  static void on_error(void* ctx, xmlErrorPtr e) { self(ctx).errors_.record(e); }
+  // Structured error handler: records instead of printing. Its first argument is not always
+  // userData: the DTD errors libxml2 raises through xmlValidityError (a token repeated in an
+  // ATTLIST enumeration, W3C oasis/e2.xml) pass ctxt->vctxt.userData, the parser context
+  // itself. e->ctxt is the raising context in both cases, and its userData is the adapter (entity
+  // sub-contexts inherit it).
+  static void on_error(void* ctx, xmlErrorPtr e) {
+    if (e != nullptr && ctx == e->ctxt) ctx = static_cast<xmlParserCtxtPtr>(ctx)->userData;
+    self(ctx).errors_.record(e);
+  }
 
   Limits limits_;                    // depth and DOCTYPE policy
   xmlParserCtxtPtr ctxt_ = nullptr;  // reused parser context (xmlCtxtReadMemory resets it)

@@ -12,6 +12,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/nul_guard.h"
 
 namespace sb {
 namespace {
@@ -37,7 +38,9 @@ class NlohmannDom {
       // out_of_range 406: a number beyond double ("1e999999").
       return Status::malformed(e.what());
     }
-    return Status::success();
+    Status rest = check_no_nul(message);
+    if (!rest.ok()) root_ = nullptr;
+    return rest;
   }
 
   template <class Sink>

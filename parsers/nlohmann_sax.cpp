@@ -7,6 +7,7 @@
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/nul_guard.h"
 #include "parsers/null_sink.h"
 
 namespace sb {
@@ -92,7 +93,7 @@ class NlohmannSax {
                          nlohmann::json::input_format_t::json, true, false)) {
       return handler.failure(limits_.max_depth);
     }
-    return Status::success();
+    return check_no_nul(message);
   }
 
  private:

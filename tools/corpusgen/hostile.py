@@ -524,6 +524,14 @@ def json_files():
         ('invalid-utf8-cut', 'jsonrpc', 'invalid-utf8',
          'multi-byte sequence cut short (E6 97, then the closing quote)',
          rpc('concat', '["Hello@@",", ","World"]').encode().replace(b'@@', b'\xe6\x97')),
+        ('nul-after-message', 'jsonrpc', 'trailing-content',
+         'a NUL byte and text after a complete message: nlohmann/json 3.11.2 takes a NUL where a '
+         'token may start for the end of the input', rpc('add', '[2,3]') + '\x00xyz'),
+        ('text-after-message', 'jsonrpc', 'trailing-content',
+         'text after a complete message', rpc('add', '[2,3]') + ' xyz'),
+        ('text-after-root-string', 'jsonrpc', 'trailing-content',
+         'content right after a root string (""x): simdjson 3.0.1 On-Demand does not check what '
+         'follows a root string', '""x'),
         ('bom', 'jsonrpc', 'bom',
          'a UTF-8 byte order mark before the message (RFC 8259: must not be sent, may be '
          'ignored)', b'\xef\xbb\xbf' + rpc('add', '[2,3]').encode()),

@@ -20,6 +20,7 @@ from sbtools.paths import BUILD_DIR, REPO, RESULTS_DIR
 # file name (<date>_<sha>.<kind>.json) and the name older folders kept the newest one under.
 MACHINE_FILES = {
     "soapbench conformance": "conformance.json",
+    "soapbench conformance --suite": "conformance_suites.json",
     "soapbench interop": "interop.json",
     "tools/server_load": "server_load.json",
     "tools/load_bench": "load_bench.json",

@@ -16,20 +16,18 @@ from sbtools import store
 from sbtools.charts import Charts
 from sbtools.gbench import ResultError
 from sbtools.paths import BUILD_DIR, RESULTS_DIR, rel
-from sbtools.report import (classic, conformance, decode, flags, floor, interop, levels, links, load,
-                            memory, messaging, noisy, overhead, reproduction, roundtrip, scripting,
-                            stacks, statistics, summary, sweep, under_load, wire)
+from sbtools.report import (classic, conformance, conformance_suites, decode, flags, floor,
+                            interop, levels, links, load, memory, messaging, noisy, overhead,
+                            reproduction, roundtrip, scripting, stacks, statistics, summary,
+                            sweep, under_load, wire)
 from sbtools.report.data import Data
+from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
 from sbtools.report.run import Run
 
 # The sections in report order: modules with TITLE, SOURCE, compute(run) and markdown(data, charts).
 SECTIONS = [decode, levels, sweep, memory, roundtrip, floor, wire, links, messaging, stacks,
-            scripting, flags, classic, overhead, conformance, under_load, load, interop, noisy,
-            statistics]
-# The --option of each document another tool writes, and that tool (store.MACHINE_FILES).
-DOCUMENTS = {"conformance": "soapbench conformance", "server_load": "tools/server_load",
-             "interop": "soapbench interop", "load": "tools/load_bench"}
-
+            scripting, flags, classic, overhead, conformance, conformance_suites, under_load, load,
+            interop, noisy, statistics]
 DESCRIPTION = ("Write results/<machine-id>/report.md and charts/*.svg (matplotlib, SVG) "
                "from result files: decode throughput per adapter and family, parse vs walk "
                "vs decode, throughput against size, allocations and peak memory, round-trip "
@@ -59,6 +57,9 @@ def parse_args(argv):
                     help="write report.md and charts/ here (default results/<machine-id>/)")
     ap.add_argument("--conformance", metavar="FILE",
                     help="conformance matrix (default: the newest stored in the machine folder)")
+    ap.add_argument("--conformance-suites", metavar="FILE",
+                    help="the standard suites' matrix, soapbench conformance --suite (default: the "
+                         "newest stored in the machine folder)")
     ap.add_argument("--server-load", metavar="FILE",
                     help="servers under load, tools/server_load (default: the newest stored in "
                          "the machine folder)")

@@ -8,7 +8,8 @@ from sbtools.paths import rel
 from sbtools.report.data import Data, decode_ranking
 
 # The documents of other tools a section is drawn from, by the --option that names them.
-SOURCES = {"conformance": "soapbench conformance", "interop": "soapbench interop",
+SOURCES = {"conformance": "soapbench conformance",
+           "conformance_suites": "soapbench conformance --suite", "interop": "soapbench interop",
            "server_load": "tools/server_load", "load": "tools/load_bench"}
 
 
