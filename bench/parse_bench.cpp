@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/adapter_benchmarks.h"
-#include "bench/summary_reporter.h"
+#include "measure/adapter_benchmarks.h"
+#include "measure/summary_reporter.h"
 #include "codecs/family.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"

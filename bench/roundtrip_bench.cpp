@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "bench/floor_wire.h"
-#include "bench/summary_reporter.h"
+#include "measure/summary_reporter.h"
 #include "codecs/canonical_json.h"
 #include "harness/binary_rpc.h"
 #include "harness/corpus.h"

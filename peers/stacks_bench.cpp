@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/summary_reporter.h"
+#include "measure/summary_reporter.h"
 #include "harness/run_context.h"
 
 namespace sb::stacks {
