@@ -106,9 +106,12 @@ void settle_decode(EqualWork& w,
       if (json == *ref) {
         v.decode.timed = true;
       } else {
+        const AdapterInfo& info = a->info();
         v.decode.why = "its decoded value differs from the one " + std::to_string(agreeing) +
                        " adapters agree on" +
-                       (a->info().keeps_whitespace_text ? "" : " (it drops whitespace-only text)");
+                       (!info.expands_entities         ? " (it decodes no entity references)"
+                        : !info.keeps_whitespace_text ? " (it drops whitespace-only text)"
+                                                      : "");
       }
     }
   }

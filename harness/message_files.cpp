@@ -78,11 +78,15 @@ struct Candidate {
   bool listed;        // from a manifest (format known) rather than found by name
 };
 
-std::string label_of(const fs::path& p) {
+// A message's name in output and benchmark names: as given when relative to here, else from the
+// folder named (its last component) or the file's own name; never starting with '/'.
+std::string label_of(const fs::path& p, const fs::path& named) {
   std::error_code ec;
-  const fs::path rel = fs::relative(p, fs::current_path(), ec);
-  const std::string r = rel.generic_string();
-  return ec || r.empty() || r.starts_with("..") ? p.generic_string() : r;
+  const std::string r = fs::relative(p, fs::current_path(), ec).generic_string();
+  if (!ec && !r.empty() && !r.starts_with("..")) return r;
+  if (named == p) return p.filename().generic_string();
+  const fs::path base = named.filename().empty() ? named.parent_path().filename() : named.filename();
+  return (base / fs::relative(p, named, ec)).generic_string();
 }
 
 void from_manifest(const fs::path& dir, std::vector<Candidate>& out,
@@ -102,7 +106,7 @@ void from_manifest(const fs::path& dir, std::vector<Candidate>& out,
       continue;
     }
     const bool given = m.format_given;
-    out.push_back({dir / rel, label_of(dir / rel), CorpusEntry{std::move(m)}, given});
+    out.push_back({dir / rel, label_of(dir / rel, dir), CorpusEntry{std::move(m)}, given});
   }
   if (hostile > 0) {
     skipped.push_back(manifest.string() + ": " + std::to_string(hostile) +
@@ -141,7 +145,7 @@ void from_folder(const fs::path& dir, std::vector<Candidate>& out,
   for (const fs::path& p : found) {
     CorpusEntry e;
     e.path = fs::relative(p, dir).generic_string();
-    out.push_back({p, label_of(p), std::move(e), false});
+    out.push_back({p, label_of(p, dir), std::move(e), false});
   }
 }
 
@@ -204,7 +208,7 @@ MessageScan scan_messages(const std::vector<std::string>& paths, const MessageSc
     } else {
       CorpusEntry e;
       e.path = fs::path(p).filename().string();
-      candidates.push_back({p, label_of(p), std::move(e), false});
+      candidates.push_back({p, label_of(p, p), std::move(e), false});
     }
   }
   sample(candidates, options.max_files, scan.skipped);
