@@ -13,6 +13,7 @@
 #include "harness/run_context.h"
 #include "harness/wsdl_file.h"
 #include "measure/adapter_benchmarks.h"
+#include "measure/benchmark_filter.h"
 #include "measure/compare_icount.h"
 #include "measure/compare_plan.h"
 #include "measure/compare_table.h"
@@ -210,6 +211,7 @@ int time_plan(ComparePlan& plan, const CompareOptions& o) {
   for (std::string& f : flags) argv.push_back(f.data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
+  use_linear_filter();
   for (const auto& [k, v] : run_context()) benchmark::AddCustomContext(k, v);
   if (o.pin) {
     const int cpu = pin_to_one_cpu();
