@@ -497,7 +497,9 @@ bool SoapDecoder::end_element(std::string_view qname) {
   } else if (f.frame != Frame::skip) {
     ok = close_frame(f, qname);
   }
-  namespaces_.truncate(f.bindings_mark);  // nested skip/capture frames pushed none: a no-op
+  // Nested skip/capture frames pushed none: a no-op. The Envelope's and Body's declarations stay
+  // in scope for the multiRef replays of finish() (their elements' xsi:type and xsi:nil).
+  if (f.frame != Frame::envelope && f.frame != Frame::body) namespaces_.truncate(f.bindings_mark);
   return ok;
 }
 

@@ -448,7 +448,8 @@ Particle Reader::particle(const XmlNode& element, bool optional_all) {
   }
   const Type* type = element_type(element);
   const bool repeated = repeats(element);
-  return {name, repeated ? array_of(*type) : type, repeated, optional_all || optional(element)};
+  return {builder_.name(name), repeated ? array_of(*type) : type, repeated,
+          optional_all || optional(element)};
 }
 
 const Type* Reader::array_of(const Type& item) {
