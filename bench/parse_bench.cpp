@@ -14,14 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "measure/adapter_benchmarks.h"
-#include "measure/benchmark_filter.h"
-#include "measure/summary_reporter.h"
 #include "codecs/family.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
 #include "harness/equal_work.h"
 #include "harness/run_context.h"
+#include "measure/adapter_benchmarks.h"
+#include "measure/benchmark_filter.h"
+#include "measure/summary_reporter.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {
@@ -347,7 +347,8 @@ void print_representative(const Results& results) {
     const std::string fam(rpc::family_name(f));
     double best = 0;
     for (const AdapterEntry& a : adapters()) {
-      const double t = time_of(results, "decode/" + bench_adapter_name(a.info()) + "/" + fam + "/" + kFile);
+      const double t =
+          time_of(results, "decode/" + bench_adapter_name(a.info()) + "/" + fam + "/" + kFile);
       if (t > 0 && (best == 0 || t < best)) best = t;
     }
     if (best > 0) {
@@ -371,7 +372,8 @@ void print_representative(const Results& results) {
       const double floor = time_of(results, "floor/memcpy/" + f + "/" + kFile);
       if (t > 0) {
         any = true;
-        line += fmt::format("     {:>6.2f} ({:>4.0f}×)", t / fastest[f], floor > 0 ? t / floor : 0.0);
+        line +=
+            fmt::format("     {:>6.2f} ({:>4.0f}×)", t / fastest[f], floor > 0 ? t / floor : 0.0);
       } else {
         line += fmt::format(" {:>18}", "-");
       }
@@ -398,8 +400,8 @@ void print_classic(const Results& results) {
   std::printf("%-22s %10s %12s %14s %14s\n", "adapter", "µs/iter", "iter/s", "× faster DOM",
               "× faster pull");
   for (const auto& [ns, an] : classic) {
-    std::printf("%-22s %10.2f %12.0f %14.0f %14.0f\n", an.c_str(), ns / 1000, 1e9 / ns,
-                740e3 / ns, 150e3 / ns);
+    std::printf("%-22s %10.2f %12.0f %14.0f %14.0f\n", an.c_str(), ns / 1000, 1e9 / ns, 740e3 / ns,
+                150e3 / ns);
   }
 }
 
@@ -459,7 +461,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "parse_bench: %s\n", e.what());
     return 1;
   }
-  for (const std::string& note : corpus.notes()) std::fprintf(stderr, "skipped: %s\n", note.c_str());
+  for (const std::string& note : corpus.notes())
+    std::fprintf(stderr, "skipped: %s\n", note.c_str());
   for (const auto& [k, v] : run_context()) benchmark::AddCustomContext(k, v);
   benchmark::AddCustomContext("bench_set", opt.set);
   if (opt.pin) {

@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "bench/floor_wire.h"
-#include "measure/summary_reporter.h"
 #include "codecs/canonical_json.h"
 #include "harness/binary_rpc.h"
 #include "harness/corpus.h"
@@ -31,6 +30,7 @@
 #include "harness/run_context.h"
 #include "harness/service.h"
 #include "harness/wire_meter.h"
+#include "measure/summary_reporter.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {

@@ -33,8 +33,9 @@ void add_compare_command(CLI::App& app) {
                   "Message files (.xml, .json, any .gz) and folders (their *.xml, *.json, *.gz, "
                   "or the entries of their manifest.json)")
       ->required();
-  cmd->add_option("--parser", o.parsers, "Adapter to compare (repeatable; default: every adapter "
-                                         "of each message's format)");
+  cmd->add_option("--parser", o.parsers,
+                  "Adapter to compare (repeatable; default: every adapter "
+                  "of each message's format)");
   cmd->add_option("--level", levels, "parse, walk or decode (repeatable; default: all that apply)")
       ->check(CLI::IsMember({"parse", "walk", "decode"}));
   cmd->add_option("--wsdl", o.wsdl,
@@ -61,7 +62,8 @@ void add_compare_command(CLI::App& app) {
                   "Google Benchmark JSON to write (default: build/results/compare.json, where "
                   "tools/results save finds it; - for none)");
   cmd->add_flag("--list", o.list, "List the messages that would be compared; run nothing");
-  cmd->add_flag("--no-pin", [](std::int64_t) { o.pin = false; }, "Do not pin to one CPU");
+  cmd->add_flag(
+      "--no-pin", [](std::int64_t) { o.pin = false; }, "Do not pin to one CPU");
   cmd->add_option("--max-files", o.scan.max_files,
                   "Compare at most N messages, evenly spaced in path order (0: all)")
       ->capture_default_str();

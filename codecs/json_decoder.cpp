@@ -224,8 +224,8 @@ bool JsonDecoder::end_object() {
   if (closed.frame == Frame::top && !frames_.empty()) {
     // A message of a batch is complete.
     if (!finish_message()) {
-      error_.message = "batch message " + std::to_string(batch_->batch.size()) + ": " +
-                       error_.message;
+      error_.message =
+          "batch message " + std::to_string(batch_->batch.size()) + ": " + error_.message;
       return false;
     }
     return true;

@@ -57,12 +57,14 @@ struct Operation {
   bool always_faults = false;  // `fail`: the result is always a fault
   // What a user's WSDL (codecs/wsdl_reader.h) may say otherwise; the built-in service keeps the
   // defaults.
-  std::string_view request_element = {};   // the call's Body element, when not `name` (document style)
-  std::string_view response_element = {};  // the response's Body element, when not name + "Response"
+  std::string_view request_element =
+      {};  // the call's Body element, when not `name` (document style)
+  std::string_view response_element =
+      {};                             // the response's Body element, when not name + "Response"
   bool result_repeated = false;       // the result element occurs any number of times: an array
   bool result_optional = false;       // the result element may be absent (minOccurs="0"): nil
   bool result_members = false;        // the response element's children are the result's members
-  std::string_view soap_action = {};       // the binding's soapAction ("" when none)
+  std::string_view soap_action = {};  // the binding's soapAction ("" when none)
 
   // The Body element of a call / a response.
   std::string_view call_element() const { return request_element.empty() ? name : request_element; }
@@ -113,9 +115,9 @@ class ContractBuilder {
 
  private:
   struct Storage {
-    std::deque<std::string> names;     // interned names
-    std::deque<Type> types;            // every type made here
-    std::deque<StructDef> structs;     // every struct made here
+    std::deque<std::string> names;  // interned names
+    std::deque<Type> types;         // every type made here
+    std::deque<StructDef> structs;  // every struct made here
   };
   std::shared_ptr<Storage> storage_;  // handed to the contract at finish()
   Contract contract_;                 // being built

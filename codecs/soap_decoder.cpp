@@ -206,9 +206,8 @@ bool SoapDecoder::open_operation(std::string_view local, std::string_view uri,
   const Operation* op = contract_->find_body_element(local, &response);
   if (op == nullptr) {
     if (const std::string_view why = contract_->refusal(local); !why.empty()) {
-      return session_.fail(fault::method_not_found,
-                           "operation " + std::string(local) + " cannot be typed: " +
-                               std::string(why));
+      return session_.fail(fault::method_not_found, "operation " + std::string(local) +
+                                                        " cannot be typed: " + std::string(why));
     }
     if (has_encoding_style(attributes)) encoded_ = true;
     return open_dynamic_operation(local);
@@ -382,8 +381,8 @@ const Type* SoapDecoder::dynamic_value_type(XmlAttributes attributes) {
   if (is_xsd_namespace(uri) || uri == ns::soap11_enc) {
     if (const Type* t = xsd_builtin(local)) return t;
     if (is_xsd_any(local)) return &shapes().untyped;
-    session_.fail(fault::invalid_params, "unknown XML Schema type xsi:type=\"" +
-                                             std::string(xsi_type) + "\"");
+    session_.fail(fault::invalid_params,
+                  "unknown XML Schema type xsi:type=\"" + std::string(xsi_type) + "\"");
     return nullptr;
   }
   return &shapes().named;  // a type of the sender's own schema

@@ -134,10 +134,10 @@ class SoapDecoder {
   std::vector<const Type*> param_types_;  // call: the type of each param read, in order
   std::uint64_t params_seen_ = 0;         // call: bit i set when param i was read
   std::vector<std::pair<std::size_t, std::size_t>> repeated_at_;  // repeated param i -> params slot
-  Operation dynamic_op_;                  // an operation the contract does not name (anyType)
-  std::string dynamic_name_;              // its name, which dynamic_op_.name views
-  std::string first_accessor_;            // a dynamic response's first accessor's name
-  bool dynamic_accessors_ = false;        // that response's result became a struct of accessors
+  Operation dynamic_op_;            // an operation the contract does not name (anyType)
+  std::string dynamic_name_;        // its name, which dynamic_op_.name views
+  std::string first_accessor_;      // a dynamic response's first accessor's name
+  bool dynamic_accessors_ = false;  // that response's result became a struct of accessors
 };
 
 }  // namespace sb::rpc

@@ -120,16 +120,16 @@ class Reader {
   const Type* array_of(const Type& item);
   StructDef& struct_of(const std::vector<Particle>& parts, std::string_view name);
 
-  const WsdlLoader& load_;                            // reads imported documents
-  WsdlReport& report_;                                // what is said about the reading
-  ContractBuilder builder_;                           // owns the types made
-  std::set<std::string> read_;                        // documents indexed (by path)
+  const WsdlLoader& load_;      // reads imported documents
+  WsdlReport& report_;          // what is said about the reading
+  ContractBuilder builder_;     // owns the types made
+  std::set<std::string> read_;  // documents indexed (by path)
   std::vector<std::pair<const XmlNode*, std::string_view>> bindings_;  // (binding, SOAP ns)
   std::map<QName, const XmlNode*> messages_, port_types_, elements_, types_;
-  std::map<const XmlNode*, const Type*> memo_;        // type nodes built (or being built)
-  std::map<const XmlNode*, std::string> failed_;      // type nodes outside the subset, why
-  std::set<std::string> elements_seen_;               // call elements of the operations added
-  std::set<std::string> notes_said_;                  // lenient readings already noted
+  std::map<const XmlNode*, const Type*> memo_;    // type nodes built (or being built)
+  std::map<const XmlNode*, std::string> failed_;  // type nodes outside the subset, why
+  std::set<std::string> elements_seen_;           // call elements of the operations added
+  std::set<std::string> notes_said_;              // lenient readings already noted
 };
 
 void Reader::add_definitions(const XmlNode& root, const std::string& path) {
@@ -173,8 +173,8 @@ void Reader::index_import(const XmlNode& import, const std::string& path, bool w
   const std::string_view location = attr(import, wsdl ? "location" : "schemaLocation");
   if (location.empty() || is_xsd_namespace(ns) || ns == ns::soap11_enc) return;  // known ones
   if (location.find("://") != std::string_view::npos) {
-    report_.notes.push_back(path + ": " + std::string(import.local()) + " of '" +
-                            std::string(ns) + "' from " + std::string(location) +
+    report_.notes.push_back(path + ": " + std::string(import.local()) + " of '" + std::string(ns) +
+                            "' from " + std::string(location) +
                             " not fetched (the suite never fetches): its types are unknown");
     return;
   }
@@ -222,7 +222,8 @@ const Type* Reader::type_named(const XmlNode& at, std::string_view qname) {
       if (notes_said_.insert(std::string(local)).second) {
         report_.notes.push_back("type=\"" + std::string(local) +
                                 "\" has no prefix in a namespace without types (XML Schema's or "
-                                "WSDL's): read as the document's own type " + std::string(local));
+                                "WSDL's): read as the document's own type " +
+                                std::string(local));
       }
       return type_node(*own->second, local);
     }
@@ -590,9 +591,8 @@ void Reader::document_messages(Operation& op, const XmlNode& port_op) {
     const std::string_view name = builder_.name(attr(decl, "name"));
     const XmlNode* wrapper = complex_type_of(decl);
     if (wrapper == nullptr) {
-      throw Unsupported{"document/literal bare: element " + std::string(name) +
-                        " holds a " + std::string(element_type(decl)->name) +
-                        ", not a wrapper of parameters"};
+      throw Unsupported{"document/literal bare: element " + std::string(name) + " holds a " +
+                        std::string(element_type(decl)->name) + ", not a wrapper of parameters"};
     }
     element_type(decl);  // refuses what the wrapper's type cannot be
     const std::vector<Particle> children = particles(*wrapper, name);

@@ -11,13 +11,40 @@ namespace {
 // A simple type read as its text, under its own schema name (what `wsdl --check` prints).
 const Type& text_type(std::string_view name) {
   static std::deque<Type> made;  // one per name, built on first use; pointers stay valid
-  static constexpr std::array<std::string_view, 34> kNames = {
-      "string",  "normalizedString", "token",  "anyURI",     "QName",         "NOTATION",
-      "NCName",  "Name",             "ID",     "IDREF",      "IDREFS",        "ENTITY",
-      "ENTITIES", "NMTOKEN",         "NMTOKENS", "language", "date",          "time",
-      "duration", "gYear",           "gYearMonth", "gMonth", "gMonthDay",     "gDay",
-      "hexBinary", "long",           "unsignedInt", "unsignedLong", "integer", "decimal",
-      "nonNegativeInteger", "positiveInteger", "negativeInteger", "nonPositiveInteger"};
+  static constexpr std::array<std::string_view, 34> kNames = {"string",
+                                                              "normalizedString",
+                                                              "token",
+                                                              "anyURI",
+                                                              "QName",
+                                                              "NOTATION",
+                                                              "NCName",
+                                                              "Name",
+                                                              "ID",
+                                                              "IDREF",
+                                                              "IDREFS",
+                                                              "ENTITY",
+                                                              "ENTITIES",
+                                                              "NMTOKEN",
+                                                              "NMTOKENS",
+                                                              "language",
+                                                              "date",
+                                                              "time",
+                                                              "duration",
+                                                              "gYear",
+                                                              "gYearMonth",
+                                                              "gMonth",
+                                                              "gMonthDay",
+                                                              "gDay",
+                                                              "hexBinary",
+                                                              "long",
+                                                              "unsignedInt",
+                                                              "unsignedLong",
+                                                              "integer",
+                                                              "decimal",
+                                                              "nonNegativeInteger",
+                                                              "positiveInteger",
+                                                              "negativeInteger",
+                                                              "nonPositiveInteger"};
   static const bool built = [] {
     for (std::string_view n : kNames) made.push_back(Type{Kind::string, n});
     return true;
@@ -40,11 +67,12 @@ bool is_xsd_any(std::string_view local) { return local == "anyType" || local == 
 
 const Type* xsd_builtin(std::string_view local) {
   static constexpr std::pair<std::string_view, Kind> kTyped[] = {
-      {"int", Kind::integer},        {"short", Kind::integer},       {"byte", Kind::integer},
-      {"unsignedShort", Kind::integer}, {"unsignedByte", Kind::integer},
-      {"double", Kind::floating},    {"float", Kind::floating},      {"boolean", Kind::boolean},
-      {"dateTime", Kind::datetime},  {"base64Binary", Kind::base64}, {"base64", Kind::base64},
-      {"string", Kind::string}};
+      {"int", Kind::integer},          {"short", Kind::integer},
+      {"byte", Kind::integer},         {"unsignedShort", Kind::integer},
+      {"unsignedByte", Kind::integer}, {"double", Kind::floating},
+      {"float", Kind::floating},       {"boolean", Kind::boolean},
+      {"dateTime", Kind::datetime},    {"base64Binary", Kind::base64},
+      {"base64", Kind::base64},        {"string", Kind::string}};
   for (const auto& [name, kind] : kTyped) {
     if (name == local) return &type_of(kind);
   }

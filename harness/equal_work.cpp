@@ -25,11 +25,11 @@ const Answer* majority(const std::vector<std::pair<const AdapterEntry*, Answer>>
   std::size_t best_count = 0;
   bool best_tie_breaker = false;
   for (const auto& [adapter, answer] : votes) {
-    const std::size_t count = static_cast<std::size_t>(
-        std::count_if(votes.begin(), votes.end(), [&](const auto& v) { return v.second == answer; }));
-    const bool breaks =
-        std::any_of(votes.begin(), votes.end(),
-                    [&](const auto& v) { return v.second == answer && tie_breaker(*v.first); });
+    const std::size_t count = static_cast<std::size_t>(std::count_if(
+        votes.begin(), votes.end(), [&](const auto& v) { return v.second == answer; }));
+    const bool breaks = std::any_of(votes.begin(), votes.end(), [&](const auto& v) {
+      return v.second == answer && tie_breaker(*v.first);
+    });
     if (count > best_count || (count == best_count && breaks && !best_tie_breaker)) {
       best = &answer;
       best_count = count;
@@ -109,7 +109,7 @@ void settle_decode(EqualWork& w,
         const AdapterInfo& info = a->info();
         v.decode.why = "its decoded value differs from the one " + std::to_string(agreeing) +
                        " adapters agree on" +
-                       (!info.expands_entities         ? " (it decodes no entity references)"
+                       (!info.expands_entities        ? " (it decodes no entity references)"
                         : !info.keeps_whitespace_text ? " (it drops whitespace-only text)"
                                                       : "");
       }

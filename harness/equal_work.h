@@ -40,11 +40,11 @@ struct AdapterVerdicts {
 };
 
 struct EqualWork {
-  std::optional<Digest> digest;          // the reference Digest; nullopt: no adapter read it
-  std::string digest_refusal;            // when none did: the tie-breaking adapter's reason
-  std::string canonical;                 // the reference canonical JSON; "": nothing decoded it
-  std::string decode_refusal;            // when nothing decoded it: the tie-breaker's reason
-  std::optional<rpc::Family> family;     // the family the reference decode detected
+  std::optional<Digest> digest;           // the reference Digest; nullopt: no adapter read it
+  std::string digest_refusal;             // when none did: the tie-breaking adapter's reason
+  std::string canonical;                  // the reference canonical JSON; "": nothing decoded it
+  std::string decode_refusal;             // when nothing decoded it: the tie-breaker's reason
+  std::optional<rpc::Family> family;      // the family the reference decode detected
   std::vector<AdapterVerdicts> adapters;  // in the order given
 
   // The verdict of `adapter` at `level` (parse shares walk's), or nullptr when it was not run.

@@ -85,7 +85,8 @@ std::string label_of(const fs::path& p, const fs::path& named) {
   const std::string r = fs::relative(p, fs::current_path(), ec).generic_string();
   if (!ec && !r.empty() && !r.starts_with("..")) return r;
   if (named == p) return p.filename().generic_string();
-  const fs::path base = named.filename().empty() ? named.parent_path().filename() : named.filename();
+  const fs::path base =
+      named.filename().empty() ? named.parent_path().filename() : named.filename();
   return (base / fs::relative(p, named, ec)).generic_string();
 }
 
@@ -195,7 +196,8 @@ std::string_view sniff_format(std::string_view bytes, std::string* why) {
   return {};
 }
 
-MessageScan scan_messages(const std::vector<std::string>& paths, const MessageScanOptions& options) {
+MessageScan scan_messages(const std::vector<std::string>& paths,
+                          const MessageScanOptions& options) {
   MessageScan scan;
   std::vector<Candidate> candidates;
   for (const std::string& p : paths) {

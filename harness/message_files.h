@@ -16,21 +16,21 @@ namespace sb {
 
 // One message to compare.
 struct MessageFile {
-  std::string label;            // its name in output and benchmark names: "recorded/0001.call.xml"
-  std::filesystem::path path;   // where it is
-  std::string bytes;            // its content, inflated
-  CorpusEntry entry;            // what its folder's manifest says (or path, format, bytes only)
+  std::string label;           // its name in output and benchmark names: "recorded/0001.call.xml"
+  std::filesystem::path path;  // where it is
+  std::string bytes;           // its content, inflated
+  CorpusEntry entry;           // what its folder's manifest says (or path, format, bytes only)
 };
 
 struct MessageScanOptions {
-  std::size_t max_files = 100;              // more are sampled evenly in path order; 0: no bound
-  std::uint64_t max_bytes = 64ull << 20;    // larger files (inflated) are refused by size
-  bool read = true;                         // false: list only (names and formats, no bytes kept)
+  std::size_t max_files = 100;            // more are sampled evenly in path order; 0: no bound
+  std::uint64_t max_bytes = 64ull << 20;  // larger files (inflated) are refused by size
+  bool read = true;                       // false: list only (names and formats, no bytes kept)
 };
 
 struct MessageScan {
-  std::vector<MessageFile> files;     // in the order named, folders in path order
-  std::vector<std::string> skipped;   // one line each: "PATH: why"
+  std::vector<MessageFile> files;    // in the order named, folders in path order
+  std::vector<std::string> skipped;  // one line each: "PATH: why"
 };
 
 // The messages under `paths` (files or folders). A folder with a manifest.json takes its entries

@@ -11,8 +11,8 @@
 #include "codecs/decode.h"
 #include "codecs/value.h"
 #include "harness/corpus.h"
-#include "harness/equal_work.h"
 #include "harness/encoders.h"
+#include "harness/equal_work.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {

@@ -38,11 +38,21 @@ std::string find_valgrind() {
 // The command line of the counted run: this one's options, fixed iterations, no JSON.
 std::vector<std::string> child_args(const CompareOptions& o, const std::string& out_dir,
                                     long iterations) {
-  std::vector<std::string> a = {"--tool=callgrind", "--collect-atstart=no", "-q",
-                                "--callgrind-out-file=" + out_dir + "/cg.%p", o.self, "compare",
-                                "--iterations", std::to_string(iterations), "--json", "-",
-                                "--no-pin", "--max-files", std::to_string(o.scan.max_files),
-                                "--max-file-bytes", std::to_string(o.scan.max_bytes)};
+  std::vector<std::string> a = {"--tool=callgrind",
+                                "--collect-atstart=no",
+                                "-q",
+                                "--callgrind-out-file=" + out_dir + "/cg.%p",
+                                o.self,
+                                "compare",
+                                "--iterations",
+                                std::to_string(iterations),
+                                "--json",
+                                "-",
+                                "--no-pin",
+                                "--max-files",
+                                std::to_string(o.scan.max_files),
+                                "--max-file-bytes",
+                                std::to_string(o.scan.max_bytes)};
   for (const std::string& p : o.parsers) a.insert(a.end(), {"--parser", p});
   for (Level l : o.levels) a.insert(a.end(), {"--level", level_name(l)});
   for (const std::string& w : o.wsdl) a.insert(a.end(), {"--wsdl", w});
@@ -119,7 +129,8 @@ void write_json(const std::string& path, const std::map<std::string, double>& pe
 int count_instructions(const ComparePlan& plan, const CompareOptions& o) {
   const std::string valgrind = find_valgrind();
   if (valgrind.empty()) {
-    std::fprintf(stderr, "soapbench: compare --icount needs valgrind (tools/setup.sh installs it)\n");
+    std::fprintf(stderr,
+                 "soapbench: compare --icount needs valgrind (tools/setup.sh installs it)\n");
     return 1;
   }
   char tmpl[] = "/tmp/sb-compare-icount-XXXXXX";
@@ -130,8 +141,8 @@ int count_instructions(const ComparePlan& plan, const CompareOptions& o) {
   setenv("QT_HASH_SEED", "0", 1);
   std::fprintf(stderr, "counting instructions under callgrind (%ld iterations per benchmark)...\n",
                iterations);
-  const peers::ChildRun run = peers::run_child(valgrind, child_args(o, dir, iterations),
-                                               std::chrono::hours(2));
+  const peers::ChildRun run =
+      peers::run_child(valgrind, child_args(o, dir, iterations), std::chrono::hours(2));
   std::map<std::string, double> per_message;
   for (const auto& [name, total] : read_dumps(dir)) per_message[name] = total / iterations;
   fs::remove_all(dir);

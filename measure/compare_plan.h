@@ -33,20 +33,20 @@ struct LeftOut {
 };
 
 struct PlannedFile {
-  MessageFile file;                        // the message
-  EqualWork work;                          // what the adapters did with it
-  CorpusEntry reference;                   // what the benchmark body checks against
-  std::string family;                      // benchmark-name segment: its family, or xml / json
-  std::vector<PlannedBenchmark> timed;     // in registration order
-  std::vector<LeftOut> left_out;           // adapters not timed, with the reason
-  std::vector<std::string> level_notes;    // "decode: not typable: …" (one per level skipped)
+  MessageFile file;                      // the message
+  EqualWork work;                        // what the adapters did with it
+  CorpusEntry reference;                 // what the benchmark body checks against
+  std::string family;                    // benchmark-name segment: its family, or xml / json
+  std::vector<PlannedBenchmark> timed;   // in registration order
+  std::vector<LeftOut> left_out;         // adapters not timed, with the reason
+  std::vector<std::string> level_notes;  // "decode: not typable: …" (one per level skipped)
 };
 
 struct ComparePlan {
-  std::vector<PlannedFile> files;          // the messages compared
-  std::vector<std::string> skipped;        // messages not compared, one line each
-  std::optional<rpc::Contract> contract;   // the user's WSDL, when given
-  std::vector<std::string> wsdl_notes;     // what the WSDL reader said
+  std::vector<PlannedFile> files;         // the messages compared
+  std::vector<std::string> skipped;       // messages not compared, one line each
+  std::optional<rpc::Contract> contract;  // the user's WSDL, when given
+  std::vector<std::string> wsdl_notes;    // what the WSDL reader said
 };
 
 // The plan for `options`: messages read, WSDL loaded, equal work checked (a progress line on

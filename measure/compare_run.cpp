@@ -95,7 +95,8 @@ void check_all(ComparePlan& plan, const CompareOptions& o) {
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
     PlannedFile& f = plan.files[i];
     const std::vector<const AdapterEntry*> list = adapters_for(o, f.file.entry.format);
-    rpc::DecodeContext ctx = decode_context(f.file.entry, plan.contract ? &*plan.contract : nullptr);
+    rpc::DecodeContext ctx =
+        decode_context(f.file.entry, plan.contract ? &*plan.contract : nullptr);
     f.work = check_equal_work(f.file.bytes, list, ctx, decode);
     settle(f, o, decode);
     if (Clock::now() - last > std::chrono::seconds(2)) {
@@ -126,8 +127,8 @@ void register_all(const ComparePlan& plan, long iterations) {
   const rpc::Contract* contract = plan.contract ? &*plan.contract : nullptr;
   for (const PlannedFile& f : plan.files) {
     for (const PlannedBenchmark& b : f.timed) {
-      benchmark::internal::Benchmark* r = benchmark::RegisterBenchmark(
-          b.name.c_str(), [&b, &f, contract](benchmark::State& s) {
+      benchmark::internal::Benchmark* r =
+          benchmark::RegisterBenchmark(b.name.c_str(), [&b, &f, contract](benchmark::State& s) {
             adapter_benchmark(s, b.name, b.level, *b.adapter, f.reference, f.file.bytes, contract);
           });
       if (iterations > 0) r->Iterations(iterations);
@@ -146,10 +147,10 @@ void add_plan_context(const ComparePlan& plan, const CompareOptions& o) {
   for (const std::string& p : o.wsdl) wsdl += (wsdl.empty() ? "" : ",") + p;
   if (!wsdl.empty()) benchmark::AddCustomContext("compare_wsdl", wsdl);
   for (const PlannedFile& f : plan.files) {
-    benchmark::AddCustomContext(
-        "compare_file:" + f.file.label,
-        "format=" + std::string(format_name(f.file.entry.format)) + ";family=" + f.family +
-            ";bytes=" + std::to_string(f.file.bytes.size()));
+    benchmark::AddCustomContext("compare_file:" + f.file.label,
+                                "format=" + std::string(format_name(f.file.entry.format)) +
+                                    ";family=" + f.family +
+                                    ";bytes=" + std::to_string(f.file.bytes.size()));
     for (const LeftOut& l : f.left_out) {
       benchmark::AddCustomContext("compare_out:" + std::string(level_name(l.level)) + "/" +
                                       bench_adapter_name(l.adapter->info()) + "/" + f.family + "/" +
@@ -217,7 +218,8 @@ int time_plan(ComparePlan& plan, const CompareOptions& o) {
     const int cpu = pin_to_one_cpu();
     benchmark::AddCustomContext("pinned_cpu", cpu >= 0 ? std::to_string(cpu) : "none");
   }
-  if (o.iterations > 0) benchmark::AddCustomContext("fixed_iterations", std::to_string(o.iterations));
+  if (o.iterations > 0)
+    benchmark::AddCustomContext("fixed_iterations", std::to_string(o.iterations));
   add_plan_context(plan, o);
   register_all(plan, o.iterations);
   SummaryReporter reporter(n, false);
@@ -226,7 +228,8 @@ int time_plan(ComparePlan& plan, const CompareOptions& o) {
   });
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  if (!json.empty()) std::fprintf(stderr, "results: %s (tools/results save keeps them)\n", json.c_str());
+  if (!json.empty())
+    std::fprintf(stderr, "results: %s (tools/results save keeps them)\n", json.c_str());
   return reporter.errors() > 0 ? 1 : 0;
 }
 

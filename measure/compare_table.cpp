@@ -20,7 +20,9 @@ struct Row {
   double median_ns;               // median of its repetitions
 };
 
-std::string us(double ns) { return ns >= 100e3 ? fmt::format("{:.0f}", ns / 1e3) : fmt::format("{:.3g}", ns / 1e3); }
+std::string us(double ns) {
+  return ns >= 100e3 ? fmt::format("{:.0f}", ns / 1e3) : fmt::format("{:.3g}", ns / 1e3);
+}
 
 std::string counter(const RunResult& r, const char* key, double scale, const char* fmt_spec) {
   auto it = r.counters.find(key);
@@ -38,7 +40,8 @@ std::vector<Row> rows_of(const PlannedFile& f, Level level,
     if (it == results.end() || it->second.samples.empty()) continue;
     rows.push_back({&b, &it->second, median(it->second.samples)});
   }
-  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.median_ns < b.median_ns; });
+  std::sort(rows.begin(), rows.end(),
+            [](const Row& a, const Row& b) { return a.median_ns < b.median_ns; });
   return rows;
 }
 
@@ -72,7 +75,8 @@ void print_level(const PlannedFile& f, Level level, const std::vector<Row>& rows
     if (words[i] == "fastest") ++fastest[level_name(level)][adapter];
   }
   for (const Row& r : rows) {
-    if (!r.bench->flag.empty()) fmt::print("        † {}: {}\n", r.bench->adapter->info().name, r.bench->flag);
+    if (!r.bench->flag.empty())
+      fmt::print("        † {}: {}\n", r.bench->adapter->info().name, r.bench->flag);
   }
 }
 
@@ -80,8 +84,10 @@ void print_level(const PlannedFile& f, Level level, const std::vector<Row>& rows
 void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files) {
   if (files < 2 || ratios.empty()) return;
   for (const auto& [level, by_adapter] : ratios) {
-    fmt::print("\n== {} over the messages: time over each message's lowest median (geometric "
-               "mean); messages where it ranked \"fastest\" ==\n", level);
+    fmt::print(
+        "\n== {} over the messages: time over each message's lowest median (geometric "
+        "mean); messages where it ranked \"fastest\" ==\n",
+        level);
     std::vector<std::pair<double, std::string>> order;
     for (const auto& [adapter, rs] : by_adapter) {
       double log_sum = 0;
@@ -123,11 +129,12 @@ void print_compare_table(const ComparePlan& plan, const std::map<std::string, Ru
     std::size_t out = f.left_out.size();
     if (out > 0) fmt::print("        {} adapter/level pairs not timed (see above)\n", out);
   }
-  fmt::print("\nµs: median of the repetitions [distribution-free 95% interval of the median; * "
-             "lower coverage with fewer than 6 repetitions]; rank: \"fastest\" only when a "
-             "two-sided Mann-Whitney U test gives p <= {} against every other adapter and the "
-             "intervals do not overlap, else \"tied\" / \"behind\" (the report's rule).\n",
-             kRankAlpha);
+  fmt::print(
+      "\nµs: median of the repetitions [distribution-free 95% interval of the median; * "
+      "lower coverage with fewer than 6 repetitions]; rank: \"fastest\" only when a "
+      "two-sided Mann-Whitney U test gives p <= {} against every other adapter and the "
+      "intervals do not overlap, else \"tied\" / \"behind\" (the report's rule).\n",
+      kRankAlpha);
   print_summary(ratios, fastest, plan.files.size());
 }
 

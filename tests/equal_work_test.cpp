@@ -36,7 +36,9 @@ fs::path folder(const std::string& name) {
   return dir;
 }
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 TEST(EqualWork, EveryAdapterAgreesOnAPlainMessage) {
   const std::string xml = "<a x='1'><b>text</b><c/></a>";
@@ -74,7 +76,8 @@ TEST(EqualWork, AFastestModeIsFlaggedOrLeftOutNeverTimedSilently) {
 // A file only some adapters accept: tinyxml2 refuses a processing instruction that is not
 // first (README "What the libraries do"); it is left out with its reason, the others agree.
 TEST(EqualWork, AnAdapterThatRefusesIsNamedWithItsReason) {
-  const std::string xml = "<!-- c --><?pi x?><methodCall><methodName>boolean</methodName></methodCall>";
+  const std::string xml =
+      "<!-- c --><?pi x?><methodCall><methodName>boolean</methodName></methodCall>";
   const sb::EqualWork w = sb::check_equal_work(xml, all_of(sb::Format::xml), {}, true);
   ASSERT_TRUE(w.digest);
   const sb::LevelVerdict* t = w.verdict(*sb::find_adapter("tinyxml2/dom"), sb::Level::walk);
@@ -102,8 +105,9 @@ TEST(EqualWork, TheMajorityWinsAndLibxml2BreaksTies) {
   const sb::EqualWork one = sb::check_equal_work(xml, tie, {}, true);
   EXPECT_EQ(one.canonical, R"({"kind":"call","method":"sendString","params":[" "]})");
   EXPECT_FALSE(one.verdict(*pugi, sb::Level::decode)->timed);
-  EXPECT_THAT(one.verdict(*pugi, sb::Level::decode)->why,
-              HasSubstr("differs from the one 1 adapters agree on (it drops whitespace-only text)"));
+  EXPECT_THAT(
+      one.verdict(*pugi, sb::Level::decode)->why,
+      HasSubstr("differs from the one 1 adapters agree on (it drops whitespace-only text)"));
   const std::vector<const sb::AdapterEntry*> majority = {pugi, rapid, libxml2};
   const sb::EqualWork two = sb::check_equal_work(xml, majority, {}, true);
   EXPECT_EQ(two.canonical, R"({"kind":"call","method":"sendString","params":[""]})");

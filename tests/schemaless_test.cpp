@@ -21,8 +21,8 @@ std::string decode(const std::string& adapter, const std::string& bytes, bool ba
   sb::rpc::Message m;
   sb::DecodeReport report;
   const sb::Status s = a->decode(buf, ctx, m, report);
-  return s.ok() ? sb::rpc::to_canonical_json(m) : "error " + std::to_string(report.fault_code) +
-                                                       ": " + s.describe();
+  return s.ok() ? sb::rpc::to_canonical_json(m)
+                : "error " + std::to_string(report.fault_code) + ": " + s.describe();
 }
 
 const char* kEnvelope = R"(<?xml version="1.0"?>
@@ -73,15 +73,15 @@ TEST(SchemalessSoap, ValuesWithoutXsiTypeAreRefusedByName) {
   EXPECT_THAT(got, HasSubstr("error -32601"));
   EXPECT_THAT(got, HasSubstr("method not found: SubmitOrder"));
   EXPECT_THAT(got, HasSubstr("<id> carries no xsi:type"));
-  EXPECT_THAT(decode("pugixml/dom", envelope(R"(<m:f xmlns:m="u"><v xsi:type="xsd:frob">1</v></m:f>)")),
-              HasSubstr("unknown XML Schema type"));
+  EXPECT_THAT(
+      decode("pugixml/dom", envelope(R"(<m:f xmlns:m="u"><v xsi:type="xsd:frob">1</v></m:f>)")),
+      HasSubstr("unknown XML Schema type"));
 }
 
 TEST(JsonRpcBatch, DecodesAsABatchWhenAskedAndIsRefusedOtherwise) {
-  const std::string batch =
-      R"([{"jsonrpc":"2.0","method":"add","params":[1,2],"id":1},)"
-      R"({"jsonrpc":"2.0","method":"SubmitOrder","params":{"id":7},"id":2},)"
-      R"({"jsonrpc":"2.0","result":"ok","id":3}])";
+  const std::string batch = R"([{"jsonrpc":"2.0","method":"add","params":[1,2],"id":1},)"
+                            R"({"jsonrpc":"2.0","method":"SubmitOrder","params":{"id":7},"id":2},)"
+                            R"({"jsonrpc":"2.0","result":"ok","id":3}])";
   for (const sb::AdapterEntry& a : sb::adapters()) {
     if (a.info().format != sb::Format::json) continue;
     EXPECT_EQ(decode(a.info().name, batch, true),

@@ -128,34 +128,43 @@ TEST(WsdlReader, SequenceChoiceAllRefsAndRepeatedElements) {
     EXPECT_EQ(decode(adapter, call, &c), want) << adapter;
   }
   // nillable: xsi:nil gives null; a wrong scalar is refused with the schema's type name.
-  EXPECT_THAT(decode("pugixml/dom",
-                     envelope(R"(<op xmlns="urn:t"><colour>red</colour><line><id>1</id><qty>2</qty></line><meta xsi:nil="true"/><when>2024-05-06T07:08:09</when></op>)"),
-                     &c),
-              HasSubstr(R"(["red",[{"id":1,"qty":2}],null,{"$dateTime")"));
-  EXPECT_THAT(decode("pugixml/dom",
-                     envelope(R"(<op xmlns="urn:t"><colour>red</colour><when>2024-05-06T07:08:09</when></op>)"),
-                     &c),
-              HasSubstr("missing parameter line of op"));
-  EXPECT_THAT(decode("pugixml/dom",
-                     envelope(R"(<op xmlns="urn:t"><colour>red</colour><line><id>x</id></line></op>)"), &c),
-              HasSubstr("bad int 'x'"));
+  EXPECT_THAT(
+      decode(
+          "pugixml/dom",
+          envelope(
+              R"(<op xmlns="urn:t"><colour>red</colour><line><id>1</id><qty>2</qty></line><meta xsi:nil="true"/><when>2024-05-06T07:08:09</when></op>)"),
+          &c),
+      HasSubstr(R"(["red",[{"id":1,"qty":2}],null,{"$dateTime")"));
+  EXPECT_THAT(
+      decode("pugixml/dom",
+             envelope(
+                 R"(<op xmlns="urn:t"><colour>red</colour><when>2024-05-06T07:08:09</when></op>)"),
+             &c),
+      HasSubstr("missing parameter line of op"));
+  EXPECT_THAT(
+      decode("pugixml/dom",
+             envelope(R"(<op xmlns="urn:t"><colour>red</colour><line><id>x</id></line></op>)"), &c),
+      HasSubstr("bad int 'x'"));
 }
 
 TEST(WsdlReader, ResponsesOneRepeatedOptionalOrSeveralChildren) {
-  const sb::rpc::Contract several = load(
-      "several.wsdl", doc_literal_wsdl("", "<xs:sequence/>", R"(<xs:sequence>
+  const sb::rpc::Contract several =
+      load("several.wsdl", doc_literal_wsdl("", "<xs:sequence/>", R"(<xs:sequence>
         <xs:element name="total" type="xs:int"/><xs:element name="label" type="xs:string"/></xs:sequence>)"));
-  EXPECT_EQ(decode("pugixml/dom",
-                   envelope(R"(<opResponse xmlns="urn:t"><total>3</total><label>x</label></opResponse>)"),
-                   &several),
-            R"({"kind":"response","method":"op","result":{"total":3,"label":"x"}})");
+  EXPECT_EQ(
+      decode("pugixml/dom",
+             envelope(R"(<opResponse xmlns="urn:t"><total>3</total><label>x</label></opResponse>)"),
+             &several),
+      R"({"kind":"response","method":"op","result":{"total":3,"label":"x"}})");
   const sb::rpc::Contract repeated = load(
       "repeated.wsdl",
-      doc_literal_wsdl("", "<xs:sequence/>",
-                       R"(<xs:sequence><xs:element name="r" type="xs:int" minOccurs="0" maxOccurs="unbounded"/></xs:sequence>)"));
-  EXPECT_EQ(decode("pugixml/dom", envelope(R"(<opResponse xmlns="urn:t"><r>1</r><r>2</r></opResponse>)"),
-                   &repeated),
-            R"({"kind":"response","method":"op","result":[1,2]})");
+      doc_literal_wsdl(
+          "", "<xs:sequence/>",
+          R"(<xs:sequence><xs:element name="r" type="xs:int" minOccurs="0" maxOccurs="unbounded"/></xs:sequence>)"));
+  EXPECT_EQ(
+      decode("pugixml/dom", envelope(R"(<opResponse xmlns="urn:t"><r>1</r><r>2</r></opResponse>)"),
+             &repeated),
+      R"({"kind":"response","method":"op","result":[1,2]})");
   EXPECT_EQ(decode("pugixml/dom", envelope(R"(<opResponse xmlns="urn:t"/>)"), &repeated),
             R"({"kind":"response","method":"op","result":[]})");
 }
@@ -181,8 +190,9 @@ TEST(WsdlReader, SoapEncodingArraysAndRecursiveTypes) {
   const sb::rpc::Contract c = load("encoded.wsdl", wsdl);
   const std::string call = envelope(R"(<t:count xmlns:t="urn:t"><tree><v>1</v><kids>
       <item><v>2</v><kids/></item><item><v>3</v><kids/></item></kids></tree></t:count>)");
-  EXPECT_EQ(decode("libxml2/dom", call, &c),
-            R"({"kind":"call","method":"count","params":[{"v":1,"kids":[{"v":2,"kids":[]},{"v":3,"kids":[]}]}]})");
+  EXPECT_EQ(
+      decode("libxml2/dom", call, &c),
+      R"({"kind":"call","method":"count","params":[{"v":1,"kids":[{"v":2,"kids":[]},{"v":3,"kids":[]}]}]})");
 }
 
 // Outside the subset: the operation is refused with the construct named; the others go on.
@@ -219,15 +229,17 @@ TEST(WsdlReader, DocumentsItCannotReadAtAll) {
   EXPECT_THAT(
       [&] {
         try {
-          sb::load_wsdl({temp_file("w20.wsdl", R"(<description xmlns="http://www.w3.org/ns/wsdl"/>)")},
-                        report);
+          sb::load_wsdl(
+              {temp_file("w20.wsdl", R"(<description xmlns="http://www.w3.org/ns/wsdl"/>)")},
+              report);
         } catch (const std::exception& e) {
           return std::string(e.what());
         }
         return std::string();
       }(),
       HasSubstr("WSDL 2.0"));
-  EXPECT_THROW(sb::load_wsdl({temp_file("broken.wsdl", "<definitions")}, report), std::runtime_error);
+  EXPECT_THROW(sb::load_wsdl({temp_file("broken.wsdl", "<definitions")}, report),
+               std::runtime_error);
   EXPECT_THROW(sb::load_wsdl({testing::TempDir() + "/no-such.wsdl"}, report), std::runtime_error);
 }
 

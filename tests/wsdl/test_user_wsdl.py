@@ -214,5 +214,5 @@ class PublishedWsdlTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    SOAPBENCH = sys.argv.pop(1)
+    SOAPBENCH = os.path.abspath(sys.argv.pop(1))
     unittest.main()
