@@ -9,17 +9,20 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "bench/adapter_benchmarks.h"
-#include "bench/bench_names.h"
-#include "bench/summary_reporter.h"
 #include "codecs/family.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
+#include "harness/equal_work.h"
 #include "harness/run_context.h"
+#include "measure/adapter_benchmarks.h"
+#include "measure/bench_names.h"
+#include "measure/benchmark_filter.h"
+#include "measure/summary_reporter.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {
@@ -91,15 +94,6 @@ std::string file_part(const CorpusEntry& e) {
   return n.substr(n.find('/') + 1);
 }
 
-// The name of a benchmark at one level (parse, walk, decode, classic) of one corpus file
-// (name_pattern::level).
-std::string level_bench(std::string_view level, std::string_view adapter, std::string_view family,
-                        std::string_view file) {
-  return bench_name(name_pattern::level, fmt::arg("level", level),
-                    fmt::arg("adapter", name_field(adapter)), fmt::arg("family", family),
-                    fmt::arg("file", file));
-}
-
 // The benchmarks the summary sets side by side, recorded as they are registered (the summary
 // never splits a name): the direct-call references with their adapter's parse benchmark, per
 // library, and the classic benchmarks with their adapter.
@@ -125,11 +119,47 @@ class Registrar {
   Registrar(const Corpus& corpus, long iterations, double tail_min_time)
       : corpus_(corpus), iterations_(iterations), tail_min_time_(tail_min_time) {}
 
+  // The entry the benchmarks check against: the manifest's own, or for a folder without a
+  // manifest the reference most adapters agree on (harness/equal_work.h), with the adapters
+  // that disagree or refuse named on stderr and left out; nullptr when no adapter reads it.
+  const CorpusEntry* checked(const CorpusEntry& e) {
+    if (e.digest) return &e;
+    if (auto it = derived_.find(&e); it != derived_.end()) return it->second.entry.get();
+    Derived& d = derived_[&e];
+    std::vector<const AdapterEntry*> list;
+    for (const AdapterEntry& a : sb::adapters()) {
+      if (a.info().format == e.format) list.push_back(&a);
+    }
+    d.work = check_equal_work(bytes_of(e), list, decode_context(e, nullptr), true);
+    if (!d.work.digest) {
+      std::fprintf(stderr, "not timed: %s: %s\n", e.path.c_str(), d.work.digest_refusal.c_str());
+      return nullptr;
+    }
+    d.entry = std::make_unique<CorpusEntry>(e);
+    d.entry->digest = d.work.digest;
+    d.entry->canonical = d.work.canonical;
+    d.entry->family = d.work.family ? std::string(rpc::family_name(*d.work.family))
+                                    : std::string(format_name(e.format));
+    loaded_[d.entry.get()] = loaded_[&e];
+    for (const AdapterVerdicts& v : d.work.adapters) {
+      for (const auto& [level, verdict] : {std::pair{"walk", &v.walk}, {"decode", &v.decode}}) {
+        if (!verdict->timed && !(level == std::string_view("decode") && d.work.canonical.empty())) {
+          std::fprintf(stderr, "not timed: %s: %s at %s: %s\n", e.path.c_str(),
+                       v.adapter->info().name.c_str(), level, verdict->why.c_str());
+        }
+      }
+    }
+    return d.entry.get();
+  }
+
   // Registers level × every adapter of the file's format, plus the file's floors (once).
   void adapters(const CorpusEntry& e, Level level) {
     const std::string& bytes = bytes_of(e);
+    const EqualWork* work = work_of(e);
+    if (work != nullptr && level == Level::decode && work->canonical.empty()) return;
     for (const AdapterEntry& a : sb::adapters()) {
       if (a.info().format != e.format) continue;
+      if (work != nullptr && !work->verdict(a, level)->timed) continue;
       const std::string name =
           level_bench(level_name(level), a.info().name, e.family, file_part(e));
       if (!names_.insert(name).second) continue;
@@ -246,6 +276,14 @@ class Registrar {
     }
   }
 
+  // The equal-work verdicts of a derived entry (checked()), else nullptr.
+  const EqualWork* work_of(const CorpusEntry& e) const {
+    for (const auto& [original, d] : derived_) {
+      if (d.entry.get() == &e) return &d.work;
+    }
+    return nullptr;
+  }
+
   const std::string& bytes_of(const CorpusEntry& e) {
     auto it = loaded_.find(&e);
     if (it != loaded_.end()) return *it->second;
@@ -261,6 +299,12 @@ class Registrar {
   std::set<std::string> names_;  // registered benchmark names
   std::map<const CorpusEntry*, const std::string*> loaded_;  // file bytes, read once
   std::deque<rpc::Message> messages_;                        // encode benchmarks' inputs
+  // A manifest-less file's reference entry and the adapters' verdicts on it.
+  struct Derived {
+    std::unique_ptr<CorpusEntry> entry;  // the file's entry with the agreed Digest and value
+    EqualWork work;                      // who agreed, who was left out
+  };
+  std::map<const CorpusEntry*, Derived> derived_;  // by the corpus's entry
 };
 
 bool default_sweep_tag(const std::string& tag) {
@@ -269,15 +313,19 @@ bool default_sweep_tag(const std::string& tag) {
 
 void register_set(Registrar& r, const Corpus& corpus, const std::string& set,
                   int core_repetitions) {
-  for (const CorpusEntry& e : corpus.entries()) {
-    if (e.hostile) continue;
-    const bool seed = e.in_set("seed");
+  for (const CorpusEntry& original : corpus.entries()) {
+    if (original.hostile) continue;
+    const CorpusEntry* checked = r.checked(original);
+    if (checked == nullptr) continue;
+    const CorpusEntry& e = *checked;
+    // A folder without a manifest holds the user's own messages: seed messages, every set.
+    const bool seed = e.in_set("seed") || e.sets.empty();
     const bool respond_sweep =
         e.in_set("sweep") && e.operation == "respond" && e.direction == "response";
     if (set == "full") {
       for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
       r.direct(e);
-      if (seed && e.direction != "call") r.encoders(e);
+      if (seed && !e.direction.empty() && e.direction != "call") r.encoders(e);
     } else if (set == "sweep") {
       if (respond_sweep || (e.in_set("sweep") && e.direction == "call")) {
         for (Level l : {Level::parse, Level::decode}) r.adapters(e, l);
@@ -290,7 +338,7 @@ void register_set(Registrar& r, const Corpus& corpus, const std::string& set,
       r.set_repetitions(sweep || (seed && e.name() == e.family + "/complex.call") ? core_repetitions
                                                                                   : 0);
       if (seed) r.adapters(e, Level::decode);
-      if (seed && e.direction != "call") r.encoders(e);
+      if (seed && !e.direction.empty() && e.direction != "call") r.encoders(e);
       if (sweep) {
         for (Level l : {Level::parse, Level::walk, Level::decode}) r.adapters(e, l);
         r.direct(e);
@@ -301,39 +349,49 @@ void register_set(Registrar& r, const Corpus& corpus, const std::string& set,
   r.classic();
 }
 
-// The one-screen summary printed after the run.
-void print_summary(const std::map<std::string, RunResult>& results) {
-  auto time_of = [&](const std::string& name) -> double {
-    auto it = results.find(name);
-    return it == results.end() ? 0.0 : it->second.ns_per_iter;
-  };
+using Results = std::map<std::string, RunResult>;
+
+// Median ns per iteration of `name`, 0 when it did not run.
+double time_of(const Results& results, const std::string& name) {
+  auto it = results.find(name);
+  return it == results.end() ? 0.0 : it->second.ns_per_iter;
+}
+
+// Decode of the representative message per family, relative to the family's fastest adapter;
+// only the families where it ran (a corpus of one's own may have none).
+void print_representative(const Results& results) {
   const char* kFile = "complex.call";
-  std::vector<std::string> families;  // corpus order (codecs/family.h)
-  for (rpc::Family f : rpc::kAllFamilies) families.emplace_back(rpc::family_name(f));
+  std::vector<std::string> families;  // corpus order (codecs/family.h), those that ran
+  std::map<std::string, double> fastest;
+  for (rpc::Family f : rpc::kAllFamilies) {
+    const std::string fam(rpc::family_name(f));
+    double best = 0;
+    for (const AdapterEntry& a : adapters()) {
+      const double t = time_of(results, level_bench("decode", a.info().name, fam, kFile));
+      if (t > 0 && (best == 0 || t < best)) best = t;
+    }
+    if (best > 0) {
+      families.push_back(fam);
+      fastest[fam] = best;
+    }
+  }
+  if (families.empty()) return;
   std::printf(
       "\n== decode of %s: time relative to the fastest adapter (1.00), (× the memcpy floor) ==\n",
       kFile);
   std::printf("%-22s", "adapter");
   for (const std::string& f : families) std::printf(" %18.18s", f.c_str());
   std::printf("\n");
-  std::map<std::string, double> fastest;
-  for (const std::string& f : families) {
-    double best = 0;
-    for (const AdapterEntry& a : adapters()) {
-      const double t = time_of(level_bench("decode", a.info().name, f, kFile));
-      if (t > 0 && (best == 0 || t < best)) best = t;
-    }
-    fastest[f] = best;
-  }
   for (const AdapterEntry& a : adapters()) {
     const std::string an = name_field(a.info().name);
     bool any = false;
     std::string line = fmt::format("{:<22}", an);
     for (const std::string& f : families) {
-      const double t = time_of(level_bench("decode", an, f, kFile));
-      const double floor = time_of(bench_name(name_pattern::scan, fmt::arg("scan", "memcpy"),
-                                              fmt::arg("family", f), fmt::arg("file", kFile)));
-      if (t > 0 && fastest[f] > 0) {
+      const double t = time_of(results, level_bench("decode", an, f, kFile));
+      const double floor =
+          time_of(results, bench_name(name_pattern::scan, fmt::arg("scan", "memcpy"),
+                                      fmt::arg("family", f), fmt::arg("file", kFile)));
+      if (t > 0) {
         any = true;
         line +=
             fmt::format("     {:>6.2f} ({:>4.0f}×)", t / fastest[f], floor > 0 ? t / floor : 0.0);
@@ -346,46 +404,57 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   std::printf("%-22s", "fastest (µs)");
   for (const std::string& f : families) std::printf(" %18.2f", fastest[f] / 1000);
   std::printf("\n");
+}
 
-  // The 2001 experiment.
+// The 2001 experiment.
+void print_classic(const Results& results) {
   std::vector<std::pair<double, std::string>> classic;
   for (const auto& [name, adapter] : registered().classic) {
     auto it = results.find(name);
     if (it != results.end()) classic.emplace_back(it->second.ns_per_iter, adapter);
   }
   std::sort(classic.begin(), classic.end());
-  if (!classic.empty()) {
-    std::printf(
-        "\n== 2001 DOM vs pull, now: getRate envelope decoded 100,000 times (2001: 740 µs DOM, "
-        "150 µs pull, 450 MHz) ==\n");
-    std::printf("%-22s %10s %12s %14s %14s\n", "adapter", "µs/iter", "iter/s", "× faster DOM",
-                "× faster pull");
-    for (const auto& [ns, an] : classic) {
-      std::printf("%-22s %10.2f %12.0f %14.0f %14.0f\n", an.c_str(), ns / 1000, 1e9 / ns,
-                  740e3 / ns, 150e3 / ns);
-    }
+  if (classic.empty()) return;
+  std::printf(
+      "\n== 2001 DOM vs pull, now: getRate envelope decoded 100,000 times (2001: 740 µs DOM, "
+      "150 µs pull, 450 MHz) ==\n");
+  std::printf("%-22s %10s %12s %14s %14s\n", "adapter", "µs/iter", "iter/s", "× faster DOM",
+              "× faster pull");
+  for (const auto& [ns, an] : classic) {
+    std::printf("%-22s %10.2f %12.0f %14.0f %14.0f\n", an.c_str(), ns / 1000, 1e9 / ns, 740e3 / ns,
+                150e3 / ns);
   }
+}
 
-  // Adapter overhead over direct library calls, parse level, same files.
+// Adapter overhead over direct library calls, parse level, same files: the geometric mean of
+// adapter ÷ direct, with the range, so that one odd file (or one noisy run) shows as such.
+void print_overhead(const Results& results) {
   for (const char* lib : {"pugixml", "libxml2"}) {
-    double log_sum = 0;
-    int n = 0;
+    std::vector<double> ratios;
     for (const auto& [direct, adapter] : registered().direct[lib]) {
-      const double direct_time = time_of(direct);
-      const double adapter_time = time_of(adapter);
-      if (adapter_time > 0 && direct_time > 0) {
-        log_sum += std::log(adapter_time / direct_time);
-        ++n;
-      }
+      const double direct_time = time_of(results, direct);
+      const double adapter_time = time_of(results, adapter);
+      if (adapter_time > 0 && direct_time > 0) ratios.push_back(adapter_time / direct_time);
     }
-    if (n > 0) {
-      std::printf(
-          "\nadapter overhead, %s/dom vs direct calls (parse level, geometric mean of %d files): "
-          "%+.1f%%",
-          lib, n, (std::exp(log_sum / n) - 1) * 100);
-    }
+    if (ratios.empty()) continue;
+    double log_sum = 0;
+    for (double x : ratios) log_sum += std::log(x);
+    const auto [lo, hi] = std::minmax_element(ratios.begin(), ratios.end());
+    std::printf(
+        "\nadapter overhead, %s/dom vs direct calls (parse level, geometric mean of %zu files): "
+        "%+.1f%% (per file %+.1f%% to %+.1f%%; timings of one run each: compare instruction "
+        "counts, tools/icount, for a claim)",
+        lib, ratios.size(), (std::exp(log_sum / static_cast<double>(ratios.size())) - 1) * 100,
+        (*lo - 1) * 100, (*hi - 1) * 100);
   }
   std::printf("\n");
+}
+
+// The one-screen summary printed after the run.
+void print_summary(const Results& results) {
+  print_representative(results);
+  print_classic(results);
+  print_overhead(results);
 }
 
 }  // namespace
@@ -397,6 +466,7 @@ int main(int argc, char** argv) {
   Options opt = parse_options(&argc, argv);
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  use_linear_filter();
   if (opt.set != "default" && opt.set != "full" && opt.set != "sweep" && opt.set != "classic") {
     std::fprintf(stderr, "parse_bench: unknown --set=%s (default, full, sweep, classic)\n",
                  opt.set.c_str());
@@ -410,6 +480,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "parse_bench: %s\n", e.what());
     return 1;
   }
+  for (const std::string& note : corpus.notes())
+    std::fprintf(stderr, "skipped: %s\n", note.c_str());
   for (const auto& [k, v] : run_context()) benchmark::AddCustomContext(k, v);
   benchmark::AddCustomContext("bench_set", opt.set);
   if (opt.pin) {

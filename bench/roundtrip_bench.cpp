@@ -18,9 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_names.h"
 #include "bench/floor_wire.h"
-#include "bench/summary_reporter.h"
 #include "codecs/canonical_json.h"
 #include "harness/binary_rpc.h"
 #include "harness/corpus.h"
@@ -31,6 +29,8 @@
 #include "harness/run_context.h"
 #include "harness/service.h"
 #include "harness/wire_meter.h"
+#include "measure/bench_names.h"
+#include "measure/summary_reporter.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {
@@ -51,7 +51,7 @@ constexpr Variant kVariants[] = {
 };
 
 // roundtrip_bench's benchmark names (bench/benchmark_names.json's kinds roundtrip, messaging and
-// floor; bench/bench_names.h).
+// floor; measure/bench_names.h).
 std::string roundtrip_name(std::string_view variant, std::string_view family,
                            std::string_view parser, std::string_view call) {
   return bench_name(name_pattern::roundtrip, fmt::arg("variant", variant),

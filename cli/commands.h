@@ -22,6 +22,8 @@ void add_call_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
 // soapbench interop [--only representative|all] [--json FILE] [PATHS…]: the interop matrix.
 void add_interop_command(CLI::App& app);
+// soapbench compare PATH... [--parser NAME] [--level L] [--wsdl FILE] [--icount]: your messages.
+void add_compare_command(CLI::App& app);
 // soapbench load --url URL --protocol P --call NAME (--connections N,… | --rate R,…): load points.
 void add_load_command(CLI::App& app);
 

@@ -9,6 +9,7 @@
 #include "cli/report_error.h"
 #include "codecs/canonical_json.h"
 #include "harness/corpus.h"
+#include "harness/wsdl_file.h"
 #include "parsers/registry.h"
 
 namespace sb::cli {
@@ -36,12 +37,16 @@ void add_decode_command(CLI::App& app) {
   static std::string protocol;
   static std::string method;
   static std::vector<std::string> files;
+  static std::vector<std::string> wsdl;
   static Limits limits;
   cmd->add_option("--parser", parser, "Adapter name (see `soapbench list`)")->required();
   cmd->add_option("--protocol", protocol, "Require this protocol instead of detecting it")
       ->check(CLI::IsMember({"xmlrpc", "soap11", "soap12", "jsonrpc"}));
   cmd->add_option("--method", method,
                   "Method of XML-RPC/JSON-RPC responses (default: from the corpus manifest)");
+  cmd->add_option("--wsdl", wsdl,
+                  "WSDL 1.1 file typing SOAP literal messages instead of the built-in service "
+                  "(repeatable)");
   cmd->add_option("--max-depth", limits.max_depth, "Deepest nesting accepted")
       ->default_val(limits.max_depth);
   cmd->add_option("files", files, "Message files (.gz is inflated)")->required();
@@ -50,6 +55,17 @@ void add_decode_command(CLI::App& app) {
     if (!adapter) {
       throw CLI::ValidationError("--parser",
                                  "no adapter named '" + parser + "' (see soapbench list)");
+    }
+    std::optional<rpc::Contract> contract;
+    if (!wsdl.empty()) {
+      rpc::WsdlReport report;
+      try {
+        contract = load_wsdl(wsdl, report);
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "soapbench: decode: {}\n", e.what());
+        throw ExitCode{1};
+      }
+      for (const std::string& r : report.refused) fmt::print(stderr, "wsdl: refused: {}\n", r);
     }
     std::optional<Corpus> corpus;
     try {
@@ -72,6 +88,8 @@ void add_decode_command(CLI::App& app) {
       rpc::DecodeContext context;
       if (!protocol.empty()) context.protocol = rpc::protocol_from_name(protocol);
       context.method = method_for(file, method, corpus ? &*corpus : nullptr);
+      context.contract = contract ? &*contract : nullptr;
+      context.batch = true;
       buffer.assign(bytes);
       DecodeReport report;
       Status s = adapter->decode(buffer, context, message, report);

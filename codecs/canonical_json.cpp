@@ -189,6 +189,14 @@ std::string to_canonical_json(const Message& m) {
       append_json_string(out, m.fault_message);
       out += '}';
       break;
+    case MessageKind::batch:
+      out += "{\"kind\":\"batch\",\"messages\":[";
+      for (std::size_t i = 0; i < m.batch.size(); ++i) {
+        if (i > 0) out += ',';
+        out += to_canonical_json(m.batch[i]);
+      }
+      out += "]}";
+      break;
   }
   return out;
 }

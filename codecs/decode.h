@@ -13,8 +13,12 @@ namespace sb::rpc {
 
 // What the caller knows about a message before decoding it.
 struct DecodeContext {
-  std::optional<Protocol> protocol;  // required protocol; nullopt: detect it from the content
-  std::string method;                // the method of an XML-RPC / JSON-RPC response, if known
+  std::optional<Protocol> protocol;    // required protocol; nullopt: detect it from the content
+  std::string method;                  // the method of an XML-RPC / JSON-RPC response, if known
+  const Contract* contract = nullptr;  // types SOAP literal and JSON-RPC values; nullptr: the
+                                       // decoder's own (the built-in service), else a user's WSDL
+  bool batch = false;  // JSON-RPC: an array of messages decodes as a batch (MessageKind::batch);
+                       // the server, which answers one message per request, leaves it off
 };
 
 // Why decoding failed, with the service fault code a server answers it with.

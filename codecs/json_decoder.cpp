@@ -55,14 +55,20 @@ void unwrap_canonical(Value& v, std::string_view key) {
 }  // namespace
 
 JsonDecoder::JsonDecoder(const Contract& contract, Limits limits)
-    : contract_(contract), limits_(limits) {}
+    : own_contract_(contract), contract_(&contract), limits_(limits) {}
 
 void JsonDecoder::reset(const DecodeContext& context, Message* out) {
   context_ = context;
+  contract_ = context.contract != nullptr ? context.contract : &own_contract_;
   out_ = out;
   out_->clear();
+  batch_ = nullptr;
   error_ = {};
   frames_.clear();
+  begin_message();
+}
+
+void JsonDecoder::begin_message() {
   top_key_ = TopKey::none;
   key_.clear();
   operation_ = nullptr;
@@ -89,7 +95,7 @@ bool JsonDecoder::next_slot(Value** slot, const Type** type) {
       if (top_key_ == TopKey::result) {
         has_result_ = true;
         *slot = &out_->result;
-        if (const Operation* op = contract_.find(context_.method)) *type = op->result;
+        if (const Operation* op = contract_->find(context_.method)) *type = op->result;
       }
       return true;  // other keys: the caller handles them (slot stays null)
     case Frame::params_array: {
@@ -132,6 +138,7 @@ bool JsonDecoder::next_slot(Value** slot, const Type** type) {
       }
       *slot = &f.target->add_member(key_, Value());
       return true;
+    case Frame::batch:
     case Frame::error_object:
     case Frame::skip:
       return true;
@@ -142,16 +149,29 @@ bool JsonDecoder::next_slot(Value** slot, const Type** type) {
 bool JsonDecoder::open_container(bool object) {
   if (error_.failed()) return false;
   if (frames_.empty()) {
-    if (!object) return fail(fault::invalid_request, "batch requests are not supported");
     if (context_.protocol && *context_.protocol != Protocol::jsonrpc) {
       return fail(fault::parse_error, "expected a " +
                                           std::string(protocol_name(*context_.protocol)) +
                                           " message, got JSON-RPC");
     }
+    if (!object) {
+      if (!context_.batch) return fail(fault::invalid_request, "batch requests are not supported");
+      batch_ = out_;
+      batch_->kind = MessageKind::batch;
+      frames_.push_back({Frame::batch});
+      return true;
+    }
     frames_.push_back({Frame::top});
     return true;
   }
   FrameState& f = frames_.back();
+  if (f.frame == Frame::batch) {
+    if (!object) return fail(fault::invalid_request, "a batch holds message objects");
+    out_ = &batch_->batch.emplace_back();
+    begin_message();
+    frames_.push_back({Frame::top});
+    return true;
+  }
   if (f.frame == Frame::skip || f.frame == Frame::error_object) {
     frames_.push_back({Frame::skip});
     return true;
@@ -201,6 +221,19 @@ bool JsonDecoder::end_object() {
   if (error_.failed()) return false;
   const FrameState closed = frames_.back();
   frames_.pop_back();
+  if (closed.frame == Frame::top && !frames_.empty()) {
+    // A message of a batch is complete.
+    if (!finish_message()) {
+      error_.message =
+          "batch message " + std::to_string(batch_->batch.size()) + ": " + error_.message;
+      return false;
+    }
+    return true;
+  }
+  if (closed.frame == Frame::batch) {
+    out_ = batch_;
+    return true;
+  }
   if (closed.frame == Frame::object && closed.type != nullptr &&
       closed.type->kind == Kind::structure) {
     to_contract_order(*closed.target, *closed.type);
@@ -244,6 +277,7 @@ bool JsonDecoder::scalar(Value v, Kind natural) {
   if (frames_.empty()) return fail(fault::invalid_request, "a JSON-RPC message is an object");
   FrameState& f = frames_.back();
   if (f.frame == Frame::skip) return true;
+  if (f.frame == Frame::batch) return fail(fault::invalid_request, "a batch holds message objects");
   if (f.frame == Frame::error_object) {
     if (key_ == "code") {
       if (natural != Kind::integer)
@@ -269,7 +303,7 @@ bool JsonDecoder::scalar(Value v, Kind natural) {
           return fail(fault::invalid_request, "\"method\" must be a string");
         out_->method = std::move(v.text());
         has_method_ = true;
-        operation_ = contract_.find(out_->method);
+        operation_ = contract_->find(out_->method);
         return true;
       case TopKey::params:
         return fail(fault::invalid_request, "\"params\" must be an array or object");
@@ -367,6 +401,14 @@ bool JsonDecoder::coerce(Value& v, const Type& type, std::string_view where) {
 
 bool JsonDecoder::finish() {
   if (error_.failed()) return false;
+  if (batch_ != nullptr) {
+    // Each message was finished as it closed; an empty batch is no request (JSON-RPC 2.0 §6).
+    return !batch_->batch.empty() || fail(fault::invalid_request, "an empty batch");
+  }
+  return finish_message();
+}
+
+bool JsonDecoder::finish_message() {
   if (!version_ok_) return fail(fault::invalid_request, "missing \"jsonrpc\":\"2.0\"");
   if (has_method_) {
     out_->kind = MessageKind::call;

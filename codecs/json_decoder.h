@@ -44,6 +44,7 @@ class JsonDecoder {
 
  private:
   enum class Frame : std::uint8_t {
+    batch,
     top,
     params_array,
     params_object,
@@ -67,11 +68,17 @@ class JsonDecoder {
   bool scalar(Value v, Kind natural);
   bool coerce(Value& v, const Type& type, std::string_view where);
   bool fail(int code, std::string message);
+  // Forgets what the previous message (of a batch) set.
+  void begin_message();
+  // The checks and typing of finish() for one message.
+  bool finish_message();
 
-  const Contract& contract_;                                 // types params and results
+  const Contract& own_contract_;                             // when the context names none
+  const Contract* contract_;                                 // types params and results
   Limits limits_;                                            // max_members is read here
   DecodeContext context_;                                    // what the caller knows
   Message* out_ = nullptr;                                   // message being built
+  Message* batch_ = nullptr;                                 // the batch holding out_, if any
   DecodeError error_;                                        // first error, if any
   std::vector<FrameState> frames_;                           // open containers
   TopKey top_key_ = TopKey::none;                            // key being read at the top level

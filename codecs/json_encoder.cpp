@@ -58,6 +58,8 @@ class Encoder {
         w_.string_value(m.fault_message);
         w_.end_object();
         break;
+      case MessageKind::batch:
+        return fail("a batch is written message by message");
     }
     w_.key("id");
     w_.int_value(options.id);

@@ -14,6 +14,7 @@ struct Types {
   Type datetime{Kind::datetime, "dateTime"};
   Type base64{Kind::base64, "base64Binary"};
   Type datetime_or_string{Kind::string, "dateTimeOrString", nullptr, nullptr, Kind::datetime};
+  Type dynamic{Kind::nil, "anyType", nullptr, nullptr, Kind::nil, true};
 
   StructDef person_def{"Person", {}};
   StructDef person_in_def{"PersonIn", {}};
@@ -87,11 +88,68 @@ const Type& type_of(Kind scalar) {
 
 const Type& datetime_or_string() { return types().datetime_or_string; }
 
+const Type& dynamic_type() { return types().dynamic; }
+
+bool Operation::is_response_element(std::string_view local) const {
+  if (!response_element.empty()) return local == response_element;
+  return local.size() == name.size() + 8 && local.starts_with(name) && local.ends_with("Response");
+}
+
 const Operation* Contract::find(std::string_view name) const {
   for (const Operation& op : operations_) {
     if (op.name == name) return &op;
   }
   return nullptr;
+}
+
+const Operation* Contract::find_body_element(std::string_view local, bool* response) const {
+  for (const Operation& op : operations_) {
+    if (op.call_element() == local) {
+      *response = false;
+      return &op;
+    }
+  }
+  for (const Operation& op : operations_) {
+    if (op.is_response_element(local)) {
+      *response = true;
+      return &op;
+    }
+  }
+  return nullptr;
+}
+
+std::string_view Contract::refusal(std::string_view local) const {
+  for (const auto& [element, why] : refused_) {
+    const bool response = local.size() == element.size() + 8 && local.starts_with(element) &&
+                          local.ends_with("Response");
+    if (element == local || response) return why;
+  }
+  return {};
+}
+
+ContractBuilder::ContractBuilder() : storage_(std::make_shared<Storage>()) {}
+
+std::string_view ContractBuilder::name(std::string_view s) {
+  return storage_->names.emplace_back(s);
+}
+
+Type& ContractBuilder::new_type(Kind kind, std::string_view type_name) {
+  return storage_->types.emplace_back(Type{kind, name(type_name)});
+}
+
+StructDef& ContractBuilder::new_struct(std::string_view struct_name) {
+  StructDef& s = storage_->structs.emplace_back(StructDef{name(struct_name), {}});
+  contract_.structs_.push_back(&s);
+  return s;
+}
+
+void ContractBuilder::refuse(std::string_view element, std::string_view why) {
+  contract_.refused_.emplace_back(name(element), name(why));
+}
+
+Contract ContractBuilder::finish() {
+  contract_.storage_ = std::move(storage_);
+  return std::move(contract_);
 }
 
 const Contract& service_contract() {

@@ -3,8 +3,12 @@
 // the WSDL. tools/corpusgen holds an independent copy on purpose (the corpus judges this code).
 #pragma once
 
+#include <deque>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "codecs/value.h"
@@ -20,6 +24,7 @@ struct Type {
   const Type* element = nullptr;         // arrays: element type
   const StructDef* structure = nullptr;  // structs: the definition
   Kind also = Kind::nil;                 // a second kind a value may have (dateTimeOrString)
+  bool dynamic = false;                  // typed by each value's own xsi:type (dynamic_type())
 
   // Whether a value of kind k has this type's shape (kind, or the alternative).
   bool admits(Kind k) const { return k == kind || (also != Kind::nil && k == also); }
@@ -28,6 +33,8 @@ struct Type {
 struct Member {
   std::string_view name;  // member element / key name
   const Type* type;       // member type
+  bool repeated = false;  // maxOccurs > 1: `type` is an array whose items stand one element each,
+                          // without a wrapper, in order
 };
 
 struct StructDef {
@@ -39,6 +46,7 @@ struct Param {
   std::string_view name;  // parameter element / position name
   const Type* type;       // parameter type
   bool optional = false;  // may be absent (trailing params only)
+  bool repeated = false;  // maxOccurs > 1: `type` is an array whose items stand one element each
 };
 
 struct Operation {
@@ -47,6 +55,20 @@ struct Operation {
   std::vector<Param> params;   // in order
   const Type* result;          // result type; kind nil for void
   bool always_faults = false;  // `fail`: the result is always a fault
+  // What a user's WSDL (codecs/wsdl_reader.h) may say otherwise; the built-in service keeps the
+  // defaults.
+  std::string_view request_element =
+      {};  // the call's Body element, when not `name` (document style)
+  std::string_view response_element =
+      {};                             // the response's Body element, when not name + "Response"
+  bool result_repeated = false;       // the result element occurs any number of times: an array
+  bool result_optional = false;       // the result element may be absent (minOccurs="0"): nil
+  bool result_members = false;        // the response element's children are the result's members
+  std::string_view soap_action = {};  // the binding's soapAction ("" when none)
+
+  // The Body element of a call / a response.
+  std::string_view call_element() const { return request_element.empty() ? name : request_element; }
+  bool is_response_element(std::string_view local) const;
 };
 
 class Contract {
@@ -54,15 +76,51 @@ class Contract {
   std::span<const Operation> operations() const { return operations_; }
   // The operation named `name`, or nullptr.
   const Operation* find(std::string_view name) const;
+  // The operation whose call or response is the Body element `local`, or nullptr; *response says
+  // which.
+  const Operation* find_body_element(std::string_view local, bool* response) const;
+  // Why the operation with Body element `local` (its call, or its name + "Response") cannot be
+  // typed (a user's WSDL names a construct outside the supported subset), or "".
+  std::string_view refusal(std::string_view local) const;
   // Struct and array types, for the WSDL's schema.
   std::span<const StructDef* const> structs() const { return structs_; }
   std::span<const Type* const> array_types() const { return arrays_; }
 
  private:
   friend const Contract& service_contract();
+  friend class ContractBuilder;
   std::vector<Operation> operations_;      // every operation, docs/service.md order
   std::vector<const StructDef*> structs_;  // Person, PersonIn, Document, Paragraph, ChainStep
   std::vector<const Type*> arrays_;        // ArrayOfInt, …
+  std::vector<std::pair<std::string_view, std::string_view>> refused_;  // (element, why)
+  std::shared_ptr<const void> storage_;  // a built contract's types and names (ContractBuilder)
+};
+
+// Builds a Contract whose types and names it owns (a user's WSDL, codecs/wsdl_reader.h): the
+// pointers and views handed out stay valid for the life of every copy of the finished Contract.
+class ContractBuilder {
+ public:
+  ContractBuilder();
+  // A stable copy of `s`.
+  std::string_view name(std::string_view s);
+  // A new type / struct definition owned by the contract (filled in by the caller).
+  Type& new_type(Kind kind, std::string_view type_name);
+  StructDef& new_struct(std::string_view struct_name);
+  // Adds an operation (its views and types must come from this builder or be static).
+  void add(Operation op) { contract_.operations_.push_back(std::move(op)); }
+  // Records that the operation with Body element `element` cannot be typed, and why.
+  void refuse(std::string_view element, std::string_view why);
+  // The contract; the builder is spent.
+  Contract finish();
+
+ private:
+  struct Storage {
+    std::deque<std::string> names;  // interned names
+    std::deque<Type> types;         // every type made here
+    std::deque<StructDef> structs;  // every struct made here
+  };
+  std::shared_ptr<Storage> storage_;  // handed to the contract at finish()
+  Contract contract_;                 // being built
 };
 
 // The one service.
@@ -70,6 +128,11 @@ const Contract& service_contract();
 
 // Built-in scalar types.
 const Type& type_of(Kind scalar);
+
+// xsd:anyType as SOAP encoding reads it: each value's own xsi:type (or soapenc:arrayType) says
+// what it is, so an rpc/encoded message decodes without a contract; an element with children
+// and no xsi:type is a struct of such values.
+const Type& dynamic_type();
 
 // The one scalar type that is not an XML Schema built-in: text that is a dateTime or a string
 // (complex's PersonIn.birthdate, docs/service.md). Decoders that type by the contract read it

@@ -4,6 +4,7 @@
 
 #include "codecs/scalars.h"
 #include "codecs/xml_scalar.h"
+#include "codecs/xsd_types.h"
 
 namespace sb::rpc {
 
@@ -24,9 +25,41 @@ const XmlAttribute* find_attribute(XmlAttributes attributes, std::string_view qn
   return nullptr;
 }
 
+// The shapes an anyType value (dynamic_type()) takes once its attributes are read.
+struct DynamicShapes {
+  StructDef open{"struct", {}};  // no members listed: every member is anyType
+  Type structure{Kind::structure, "struct", nullptr, &open, Kind::nil, true};
+  Type array{Kind::array, "Array", &dynamic_type()};
+  // No xsi:type yet: a struct if children come, an error if it holds only text.
+  Type untyped{Kind::string, "untyped", nullptr, nullptr, Kind::nil, true};
+  // An xsi:type of the message's own schema: a struct if children come, else its text.
+  Type named{Kind::string, "named", nullptr, nullptr, Kind::nil, true};
+  // soapenc:arrayType="xsd:int[n]" and the like: arrays of a built-in scalar kind.
+  Type scalar_arrays[6] = {{Kind::array, "Array", &type_of(Kind::boolean)},
+                           {Kind::array, "Array", &type_of(Kind::integer)},
+                           {Kind::array, "Array", &type_of(Kind::floating)},
+                           {Kind::array, "Array", &type_of(Kind::string)},
+                           {Kind::array, "Array", &type_of(Kind::datetime)},
+                           {Kind::array, "Array", &type_of(Kind::base64)}};
+};
+
+const DynamicShapes& shapes() {
+  static const DynamicShapes s;
+  return s;
+}
+
+// The array type of soapenc:arrayType="ITEM[n]" whose ITEM is the built-in `item`.
+const Type* scalar_array(const Type* item) {
+  for (const Type& a : shapes().scalar_arrays) {
+    if (a.element == item) return &a;
+  }
+  return &shapes().array;
+}
+
 }  // namespace
 
 const Type* member_type(const Type& t, std::string_view name) {
+  if (t.dynamic) return &dynamic_type();
   for (const Member& m : t.structure->members) {
     if (m.name == name) return m.type;
   }
@@ -34,9 +67,13 @@ const Type* member_type(const Type& t, std::string_view name) {
 }
 
 SoapDecoder::SoapDecoder(const Contract& contract, Limits limits, XmlDecodeSession& session)
-    : contract_(contract), session_(session), multiref_(session, limits.max_reference_expansions) {}
+    : own_contract_(contract),
+      contract_(&contract),
+      session_(session),
+      multiref_(session, limits.max_reference_expansions) {}
 
-void SoapDecoder::reset() {
+void SoapDecoder::reset(const Contract* contract) {
+  contract_ = contract != nullptr ? contract : &own_contract_;
   multiref_.reset();
   frames_.clear();
   namespaces_.clear();
@@ -47,6 +84,8 @@ void SoapDecoder::reset() {
   fault_code_text_.clear();
   param_types_.clear();
   params_seen_ = 0;
+  repeated_at_.clear();
+  dynamic_accessors_ = false;
 }
 
 std::string_view SoapDecoder::envelope_uri() const {
@@ -164,13 +203,14 @@ bool SoapDecoder::open_in_body(std::string_view local, std::string_view uri,
 bool SoapDecoder::open_operation(std::string_view local, std::string_view uri,
                                  XmlAttributes attributes) {
   bool response = false;
-  const Operation* op = contract_.find(local);
-  if (op == nullptr && local.ends_with("Response")) {
-    op = contract_.find(local.substr(0, local.size() - 8));
-    response = op != nullptr;
-  }
+  const Operation* op = contract_->find_body_element(local, &response);
   if (op == nullptr) {
-    return session_.fail(fault::method_not_found, "method not found: " + std::string(local));
+    if (const std::string_view why = contract_->refusal(local); !why.empty()) {
+      return session_.fail(fault::method_not_found, "operation " + std::string(local) +
+                                                        " cannot be typed: " + std::string(why));
+    }
+    if (has_encoding_style(attributes)) encoded_ = true;
+    return open_dynamic_operation(local);
   }
   operation_ = op;
   // A document/literal wrapper is declared in the default namespace (unprefixed); rpc
@@ -181,6 +221,24 @@ bool SoapDecoder::open_operation(std::string_view local, std::string_view uri,
   session_.out->kind = response ? MessageKind::response : MessageKind::call;
   session_.out->method = std::string(op->name);
   if (has_encoding_style(attributes)) encoded_ = true;
+  if (response && op->result_repeated) session_.out->result = Value::array();
+  if (response && op->result_members) {
+    // The response element itself is the result struct (several out parts or children).
+    return open_value(op->result, &session_.out->result, attributes);
+  }
+  frames_.push_back({.frame = Frame::operation, .response = response});
+  return true;
+}
+
+bool SoapDecoder::open_dynamic_operation(std::string_view local) {
+  // Not in the contract: SOAP encoding types every value itself (xsi:type), so the message is
+  // read by those types; a value without one fails as "method not found" (decide(), below).
+  const bool response = local.size() > 8 && local.ends_with("Response");
+  dynamic_name_.assign(response ? local.substr(0, local.size() - 8) : local);
+  dynamic_op_ = Operation{dynamic_name_, {}, {}, &dynamic_type()};
+  operation_ = &dynamic_op_;
+  session_.out->kind = response ? MessageKind::response : MessageKind::call;
+  session_.out->method = dynamic_name_;
   frames_.push_back({.frame = Frame::operation, .response = response});
   return true;
 }
@@ -190,27 +248,57 @@ bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
   if (!uri.empty() && session_.family == Family::soap11_rpc_literal) {
     session_.family = Family::soap11_doc_literal;
   }
+  Message& out = *session_.out;
+  if (operation_ == &dynamic_op_) {
+    if (!parent.response) {
+      param_types_.push_back(&dynamic_type());
+      return open_value(&dynamic_type(), &out.params.emplace_back(), attributes);
+    }
+    if (!parent.has_child) {
+      parent.has_child = true;
+      first_accessor_.assign(local);  // its name, should more follow
+      return open_value(&dynamic_type(), &out.result, attributes);
+    }
+    // More than one accessor (the return value and out parameters): a struct of all of them.
+    if (!dynamic_accessors_) {
+      Value first = std::move(out.result);
+      out.result = Value::structure();
+      out.result.add_member(first_accessor_, std::move(first));
+      dynamic_accessors_ = true;
+    }
+    return open_value(&dynamic_type(), &out.result.add_member(std::string(local), Value()),
+                      attributes);
+  }
   if (parent.response) {
     if (operation_->result->kind == Kind::nil) {
       frames_.push_back({Frame::skip});
       return true;
     }
+    if (operation_->result_repeated) {
+      return open_occurrence(*operation_->result, out.result, attributes);
+    }
     if (parent.has_child) {
       return session_.fail(fault::invalid_params, "more than one result element");
     }
     parent.has_child = true;
-    return open_value(operation_->result, &session_.out->result, attributes);
+    return open_value(operation_->result, &out.result, attributes);
   }
   for (std::size_t i = 0; i < operation_->params.size(); ++i) {
     const Param& p = operation_->params[i];
     if (p.name != local) continue;
-    if (params_seen_ & (1ULL << i)) {
+    if (p.repeated) {
+      for (const auto& [param, slot] : repeated_at_) {
+        if (param == i) return open_occurrence(*p.type, out.params[slot], attributes);
+      }
+      repeated_at_.emplace_back(i, out.params.size());
+    } else if (params_seen_ & (1ULL << i)) {
       return session_.fail(fault::invalid_params,
                            "parameter " + std::string(local) + " given twice");
     }
     params_seen_ |= 1ULL << i;
     param_types_.push_back(p.type);
-    return open_value(p.type, &session_.out->params.emplace_back(), attributes);
+    if (p.repeated) return open_occurrence(*p.type, out.params.emplace_back(), attributes);
+    return open_value(p.type, &out.params.emplace_back(), attributes);
   }
   return session_.fail(fault::invalid_params, "unknown parameter " + std::string(local) + " of " +
                                                   std::string(operation_->name));
@@ -218,20 +306,86 @@ bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
 
 bool SoapDecoder::open_in_value(FrameState& parent, std::string_view local,
                                 XmlAttributes attributes) {
+  if (parent.type == &shapes().untyped || parent.type == &shapes().named) {
+    // A value without a schema type that has children: a struct of anyType members.
+    if (!trim_xml_space(text_).empty()) return session_.unexpected("text", "a struct");
+    text_.clear();
+    parent.type = &shapes().structure;
+    *parent.target = Value::structure();
+  }
   const Type& t = *parent.type;
   if (t.kind == Kind::array) {
     return open_value(t.element, &parent.target->push(Value()), attributes);
   }
   if (t.kind == Kind::structure) {
-    const Type* mt = member_type(t, local);
-    if (mt == nullptr) {
+    if (!t.dynamic) {
+      for (const Member& m : t.structure->members) {
+        if (m.name != local) continue;
+        if (!m.repeated) {
+          return open_value(m.type, &parent.target->add_member(std::string(local), Value()),
+                            attributes);
+        }
+        // Occurrences of a repeated member gather in one array, wherever they stand.
+        Value* slot = nullptr;
+        for (std::size_t i = parent.target->names().size(); i-- > 0 && slot == nullptr;) {
+          if (parent.target->names()[i] == local) slot = &parent.target->items()[i];
+        }
+        if (slot == nullptr) slot = &parent.target->add_member(std::string(local), Value());
+        return open_occurrence(*m.type, *slot, attributes);
+      }
       return session_.fail(fault::invalid_params,
                            "unknown member " + std::string(local) + " of " + std::string(t.name));
     }
-    return open_value(mt, &parent.target->add_member(std::string(local), Value()), attributes);
+    return open_value(&dynamic_type(), &parent.target->add_member(std::string(local), Value()),
+                      attributes);
   }
   return session_.unexpected("element <" + std::string(local) + ">",
                              "a " + std::string(t.name) + " value");
+}
+
+bool SoapDecoder::open_occurrence(const Type& type, Value& slot, XmlAttributes attributes) {
+  if (slot.kind() != Kind::array) slot = Value::array();
+  return open_value(type.element, &slot.push(Value()), attributes);
+}
+
+const Type* SoapDecoder::dynamic_value_type(XmlAttributes attributes) {
+  std::string_view xsi_type;
+  std::string_view array_type;
+  for (const XmlAttribute& a : attributes) {
+    std::string_view alocal;
+    const std::string_view auri = namespaces_.attribute_uri(a.qname, &alocal);
+    if (is_xsi(auri) && alocal == "type") {
+      xsi_type = trim_xml_space(a.value);
+    } else if (auri == ns::soap11_enc && alocal == "arrayType") {
+      array_type = trim_xml_space(a.value);
+    }
+  }
+  if (!array_type.empty()) {
+    // ITEM[n] (or ITEM[n][m], ITEM[]): arrays of a built-in scalar are typed by it, others
+    // by their items' own types.
+    std::string_view prefix;
+    const std::string_view item = local_part(array_type.substr(0, array_type.find('[')), &prefix);
+    const std::string_view uri = namespaces_.resolve(prefix);
+    const bool nested = array_type.find('[') != array_type.rfind('[');
+    if (!nested && (is_xsd_namespace(uri) || uri == ns::soap11_enc)) {
+      return scalar_array(xsd_builtin(item));
+    }
+    return &shapes().array;
+  }
+  if (xsi_type.empty()) return &shapes().untyped;
+  encoded_ = true;
+  std::string_view prefix;
+  const std::string_view local = local_part(xsi_type, &prefix);
+  const std::string_view uri = namespaces_.resolve(prefix);
+  if (uri == ns::soap11_enc && local == "Array") return &shapes().array;
+  if (is_xsd_namespace(uri) || uri == ns::soap11_enc) {
+    if (const Type* t = xsd_builtin(local)) return t;
+    if (is_xsd_any(local)) return &shapes().untyped;
+    session_.fail(fault::invalid_params,
+                  "unknown XML Schema type xsi:type=\"" + std::string(xsi_type) + "\"");
+    return nullptr;
+  }
+  return &shapes().named;  // a type of the sender's own schema
 }
 
 bool SoapDecoder::open_in_fault(const FrameState& parent, std::string_view local) {
@@ -294,6 +448,10 @@ bool SoapDecoder::open_value(const Type* type, Value* target, XmlAttributes attr
     frames_.push_back({Frame::empty_value});
     return true;
   }
+  if (type->dynamic && type->kind == Kind::nil) {
+    type = dynamic_value_type(attributes);
+    if (type == nullptr) return false;
+  }
   if (type->kind == Kind::array) {
     *target = Value::array();
   } else if (type->kind == Kind::structure) {
@@ -336,15 +494,24 @@ bool SoapDecoder::end_element(std::string_view qname) {
   if (f.frame == Frame::capture) {
     multiref_.record_end(f.capture, qname);
   } else if (f.frame != Frame::skip) {
-    ok = close_frame(f);
+    ok = close_frame(f, qname);
   }
-  namespaces_.truncate(f.bindings_mark);  // nested skip/capture frames pushed none: a no-op
+  // Nested skip/capture frames pushed none: a no-op. The Envelope's and Body's declarations stay
+  // in scope for the multiRef replays of finish() (their elements' xsi:type and xsi:nil).
+  if (f.frame != Frame::envelope && f.frame != Frame::body) namespaces_.truncate(f.bindings_mark);
   return ok;
 }
 
-bool SoapDecoder::close_frame(const FrameState& f) {
+bool SoapDecoder::close_frame(const FrameState& f, std::string_view qname) {
   switch (f.frame) {
     case Frame::value:
+      if (f.type == &shapes().untyped) {
+        // Text with no type to read it by: never guessed.
+        return session_.fail(fault::method_not_found,
+                             "method not found: " + std::string(operation_->name) +
+                                 " (not in the contract, and <" + std::string(qname) +
+                                 "> carries no xsi:type to type it by)");
+      }
       if (is_scalar(f.type->kind)) return close_scalar(f);
       return true;
     case Frame::fault_string:
@@ -358,7 +525,8 @@ bool SoapDecoder::close_frame(const FrameState& f) {
     case Frame::fault:
       return close_fault();
     case Frame::operation:
-      if (f.response && operation_->result->kind != Kind::nil && !f.has_child) {
+      if (f.response && operation_->result->kind != Kind::nil && !f.has_child &&
+          !operation_->result_optional && !operation_->result_repeated) {
         return session_.fail(fault::invalid_params, "response without a result element");
       }
       return true;

@@ -28,8 +28,8 @@ class SoapDecoder {
   // Reports into `session`, which must outlive the decoder.
   SoapDecoder(const Contract& contract, Limits limits, XmlDecodeSession& session);
 
-  // Prepares for a new message.
-  void reset();
+  // Prepares for a new message typed by `contract` (nullptr: the one given at construction).
+  void reset(const Contract* contract = nullptr);
 
   // Opens the Envelope (detected by the caller; session.family names the SOAP version).
   void open_envelope(XmlAttributes attributes);
@@ -92,12 +92,20 @@ class SoapDecoder {
                          XmlAttributes attributes);
   // Opens an array item or a struct member of the value `parent`.
   bool open_in_value(FrameState& parent, std::string_view local, XmlAttributes attributes);
+  // Opens an occurrence of a repeated param or member: `slot` holds the array of occurrences
+  // (made here on the first one), `type` its array type.
+  bool open_occurrence(const Type& type, Value& slot, XmlAttributes attributes);
+  // The type an anyType value names by its xsi:type or soapenc:arrayType (dynamic_type());
+  // nullptr with the error recorded when it names none we know.
+  const Type* dynamic_value_type(XmlAttributes attributes);
+  // Opens the Body element of an operation the contract does not name: typed by its values.
+  bool open_dynamic_operation(std::string_view local);
   // Opens an element inside Fault, Reason, detail or the detail entry.
   bool open_in_fault(const FrameState& parent, std::string_view local);
   // Pushes the frame of a value typed `type` that fills `target` (href and xsi:nil included).
   bool open_value(const Type* type, Value* target, XmlAttributes attributes);
   // Finishes the element `f` just closed.
-  bool close_frame(const FrameState& f);
+  bool close_frame(const FrameState& f, std::string_view qname);
   // Converts a scalar value's text (xml_scalar.h).
   bool close_scalar(const FrameState& f);
   // Takes the fault code from the detail's code text, if any.
@@ -110,7 +118,8 @@ class SoapDecoder {
   // Whether `attributes` hold the envelope's encodingStyle.
   bool has_encoding_style(XmlAttributes attributes) const;
 
-  const Contract& contract_;              // types values and finds operations
+  const Contract& own_contract_;          // the contract when the context names none
+  const Contract* contract_;              // this message's: types values, finds operations
   XmlDecodeSession& session_;             // context, output, family and error, shared
   SoapMultiRef multiref_;                 // id-carrying Body elements and their expansion
   std::vector<FrameState> frames_;        // open elements, the Envelope first
@@ -124,6 +133,11 @@ class SoapDecoder {
   std::string_view qname_prefix_;         // prefix of the element being opened (valid in open_*)
   std::vector<const Type*> param_types_;  // call: the type of each param read, in order
   std::uint64_t params_seen_ = 0;         // call: bit i set when param i was read
+  std::vector<std::pair<std::size_t, std::size_t>> repeated_at_;  // repeated param i -> params slot
+  Operation dynamic_op_;            // an operation the contract does not name (anyType)
+  std::string dynamic_name_;        // its name, which dynamic_op_.name views
+  std::string first_accessor_;      // a dynamic response's first accessor's name
+  bool dynamic_accessors_ = false;  // that response's result became a struct of accessors
 };
 
 }  // namespace sb::rpc

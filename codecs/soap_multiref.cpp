@@ -49,6 +49,15 @@ bool SoapMultiRef::resolve_at(Value& v, const Type& type, int depth, SoapDecoder
   if (!has_references_) return true;  // the common case: nothing to resolve, no traversal
   if (depth > 1000) return session_.fail(fault::invalid_params, "multi-reference chain too deep");
   if (v.is_reference()) return expand(v, type, decoder);  // resolves inside it too
+  if (type.dynamic && type.kind == Kind::nil) {
+    // anyType: items and members are anyType too, whatever shape the value took.
+    if (v.kind() == Kind::array || v.kind() == Kind::structure) {
+      for (Value& item : v.items()) {
+        if (!resolve_at(item, type, depth + 1, decoder)) return false;
+      }
+    }
+    return true;
+  }
   if (type.kind == Kind::array && v.kind() == Kind::array) {
     for (Value& item : v.items()) {
       if (!resolve_at(item, *type.element, depth + 1, decoder)) return false;

@@ -71,6 +71,7 @@ void Message::clear() {
   result = Value();
   fault_code = 0;
   fault_message.clear();
+  batch.clear();
 }
 
 bool operator==(const Message& a, const Message& b) {
@@ -82,6 +83,8 @@ bool operator==(const Message& a, const Message& b) {
       return a.method == b.method && a.result == b.result;
     case MessageKind::fault:
       return a.fault_code == b.fault_code && a.fault_message == b.fault_message;
+    case MessageKind::batch:
+      return a.batch == b.batch;
   }
   return false;
 }

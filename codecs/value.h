@@ -88,7 +88,8 @@ class Value {
   std::vector<std::string> names_;  // struct member names
 };
 
-enum class MessageKind : std::uint8_t { call, response, fault };
+// batch: a JSON-RPC batch (an array of messages, in `batch`); only decoders asked for one make it.
+enum class MessageKind : std::uint8_t { call, response, fault, batch };
 
 // One decoded RPC message.
 struct Message {
@@ -98,6 +99,7 @@ struct Message {
   Value result;                          // response: the result (nil for void)
   std::int32_t fault_code = 0;           // fault: code
   std::string fault_message;             // fault: message
+  std::vector<Message> batch;            // batch: the messages, in order
 
   // Empties the message for reuse.
   void clear();

@@ -17,7 +17,7 @@ void XmlDecoder::reset(const DecodeContext& context, Message* out) {
   session_.error = {};
   session_.family = Family::xmlrpc;
   xmlrpc_.reset();
-  soap_.reset();
+  soap_.reset(context.contract);
   active_ = Active::none;
   depth_ = 0;
   seen_root_ = false;

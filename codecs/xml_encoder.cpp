@@ -122,6 +122,7 @@ class Encoder {
     if (m.kind == MessageKind::call && m.method.empty()) {
       return fail("a call needs a method name");
     }
+    if (m.kind == MessageKind::batch) return fail("a batch is a JSON-RPC message");
     return f == Family::xmlrpc ? xmlrpc(m) : soap(m, soap_names(f));
   }
 
@@ -170,6 +171,8 @@ class Encoder {
         w_.end_element();
         w_.end_element();
         w_.end_element();
+        break;
+      case MessageKind::batch:  // refused by encode()
         break;
     }
     w_.end_element();

@@ -102,6 +102,8 @@ class Writer {
       case MessageKind::fault:
         put_u32(out_, static_cast<std::uint32_t>(m.fault_code));
         return str(m.fault_message);
+      case MessageKind::batch:
+        break;
     }
     return fail("an unknown message kind");
   }

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "harness/message_files.h"
+
 namespace sb {
 
 namespace {
@@ -84,6 +86,14 @@ Corpus Corpus::load(const std::filesystem::path& dir) {
   const std::filesystem::path manifest = dir / "manifest.json";
   Corpus corpus;
   corpus.dir_ = dir;
+  if (!std::filesystem::exists(manifest) && std::filesystem::is_directory(dir)) {
+    corpus.entries_ = entries_of_folder(dir, corpus.notes_);
+    if (corpus.entries_.empty()) {
+      throw std::runtime_error(dir.string() +
+                               ": no manifest.json and no .xml, .json or .gz message in it");
+    }
+    return corpus;
+  }
   for (ManifestEntry& m : read_manifest(read_plain(manifest), manifest.string())) {
     corpus.entries_.push_back(CorpusEntry{std::move(m)});
   }

@@ -26,7 +26,9 @@ std::string sha256_hex(std::string_view bytes);
 
 class Corpus {
  public:
-  // Loads dir/manifest.json. Throws std::runtime_error naming the file and the problem.
+  // Loads dir/manifest.json; a folder without one is a corpus of its *.xml, *.json and *.gz files
+  // (harness/message_files.h: no Digest or canonical JSON, which harness/equal_work.h then
+  // settles). Throws std::runtime_error naming the file and the problem.
   static Corpus load(const std::filesystem::path& dir);
 
   const std::filesystem::path& dir() const { return dir_; }
@@ -35,10 +37,13 @@ class Corpus {
   const CorpusEntry* find(std::string_view path) const;
   // The message bytes of an entry (inflated when stored as .gz). Throws on I/O errors.
   std::string read(const CorpusEntry& entry) const;
+  // A folder without a manifest: the files it left out and why, one line each.
+  const std::vector<std::string>& notes() const { return notes_; }
 
  private:
   std::filesystem::path dir_;         // the corpus directory
   std::vector<CorpusEntry> entries_;  // manifest order
+  std::vector<std::string> notes_;    // files left out of a folder without a manifest
 };
 
 // The corpus directory: $SOAPBENCH_CORPUS when set, else the source tree's corpus/.

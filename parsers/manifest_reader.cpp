@@ -21,17 +21,48 @@ std::uint64_t get_u64(const rapidjson::Value& obj, const char* key) {
   return it->value.GetUint64();
 }
 
+std::int64_t get_i64(const rapidjson::Value& obj, const char* key, std::int64_t absent) {
+  auto it = obj.FindMember(key);
+  if (it == obj.MemberEnd() || !it->value.IsInt64()) return absent;
+  return it->value.GetInt64();
+}
+
+// Without "format" (a recorded entry may leave it out): the path's extension, else XML, with
+// format_given false so that the reader of the file sniffs its content.
+void read_format(const rapidjson::Value& v, const std::string& where, ManifestEntry& e) {
+  const std::string format = get_string(v, "format");
+  if (format.empty() && !v.HasMember("format")) {
+    std::string_view p = e.path;
+    if (p.ends_with(".gz")) p.remove_suffix(3);
+    e.format = p.ends_with(".json") ? Format::json : Format::xml;
+    e.format_given = p.ends_with(".json") || p.ends_with(".xml");
+    return;
+  }
+  if (format != "xml" && format != "json") {
+    throw std::runtime_error(where + ": " + e.path + ": format must be xml or json");
+  }
+  e.format = format == "xml" ? Format::xml : Format::json;
+}
+
+// The recording's fields (docs/corpus.md "Recorded folders").
+void read_recording(const rapidjson::Value& v, ManifestEntry& e) {
+  e.exchange = get_u64(v, "exchange");
+  e.status = static_cast<int>(get_u64(v, "status"));
+  e.content_type = get_string(v, "content_type");
+  e.soap_action = get_string(v, "soap_action");
+  e.target = get_string(v, "target");
+  e.at_us = get_i64(v, "at_us", -1);
+  e.upstream_us = get_i64(v, "upstream_us", -1);
+}
+
 // One entry object; throws naming `where` and the entry's path on a malformed one.
 ManifestEntry read_entry(const rapidjson::Value& v, const std::string& where) {
   ManifestEntry e;
   e.path = get_string(v, "path");
   if (e.path.empty()) throw std::runtime_error(where + ": an entry has no path");
   e.family = get_string(v, "family");
-  const std::string format = get_string(v, "format");
-  if (format != "xml" && format != "json") {
-    throw std::runtime_error(where + ": " + e.path + ": format must be xml or json");
-  }
-  e.format = format == "xml" ? Format::xml : Format::json;
+  read_format(v, where, e);
+  read_recording(v, e);
   e.operation = get_string(v, "operation");
   e.direction = get_string(v, "direction");
   e.tag = get_string(v, "tag");

@@ -13,7 +13,8 @@
 
 namespace sb {
 
-// One manifest entry, as written by tools/corpusgen.
+// One manifest entry, as written by tools/corpusgen or, for a recorded folder, by `soapbench
+// record` (docs/corpus.md "Recorded folders": the same shape plus the recording's fields).
 struct ManifestEntry {
   std::string path;    // relative to the corpus directory
   std::string family;  // "xmlrpc", "soap11-rpc-encoded", …, "jsonrpc"; may be empty for hostile
@@ -31,6 +32,15 @@ struct ManifestEntry {
   bool hostile = false;               // a malformed or attack document
   std::string error_class;            // hostile only: what is wrong with it
   std::string note;                   // hostile only: one line
+  bool format_given = true;           // "format" was written (recorded entries may leave it out)
+  // A recorded exchange (soapbench record); zero / empty when the entry is not one.
+  std::uint64_t exchange = 0;     // the request/response pair it belongs to, 1-based
+  int status = 0;                 // response: the HTTP status
+  std::string content_type;       // the Content-Type header as sent
+  std::string soap_action;        // the SOAPAction header as sent (quotes kept)
+  std::string target;             // request: the HTTP request target ("/soap")
+  std::int64_t at_us = -1;        // microseconds from the recording's start to the message's end
+  std::int64_t upstream_us = -1;  // response: microseconds from forwarding the request to its end
 };
 
 // The entries of a manifest's text, in order. Throws std::runtime_error naming `where` (the

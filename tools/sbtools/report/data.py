@@ -6,6 +6,7 @@ from sbtools import gbench, names, stats
 from sbtools.facts import Facts, adapter_rows
 from sbtools.gbench import ResultError
 from sbtools.paths import rel
+from sbtools.report import your_messages
 
 NOISY = 0.05   # a coefficient of variation above this marks a result noisy
 MARK = "†"     # the noisy mark in the tables
@@ -29,6 +30,7 @@ class Data:
         self.res = OrderedDict()        # name (without /iterations:N) -> Result
         self.raw_names = {}             # name -> name as written
         self.stacks = OrderedDict()     # stacks_bench's results (real stacks), kept apart
+        self.compare = []               # `soapbench compare` documents (report.your_messages)
         self.warnings = []              # what the reader must know about the inputs
         for p in paths:
             self._read(p)
@@ -62,6 +64,9 @@ class Data:
         if not gbench.is_gb(doc):
             raise ResultError(f"{p}: not Google Benchmark JSON")
         self.docs.append((p, doc))
+        if your_messages.is_compare(doc):
+            self.compare.append(doc)  # `soapbench compare`: the "Your messages" section only
+            return
         if gbench.bench_kind(doc, p).startswith("stacks_bench"):
             # Its decode/<stack>/... and roundtrip/.../<client>~<server>/... rows are not
             # adapters: only the "Real stacks" section reads them.

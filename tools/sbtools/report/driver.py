@@ -19,7 +19,7 @@ from sbtools.paths import BUILD_DIR, RESULTS_DIR, rel
 from sbtools.report import (classic, conformance, conformance_suites, decode, flags, floor,
                             interop, levels, links, load, memory, messaging, noisy, overhead,
                             reproduction, roundtrip, scripting, stacks, statistics, summary,
-                            sweep, under_load, wire)
+                            sweep, under_load, wire, your_messages)
 from sbtools.report.data import Data
 from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
 from sbtools.report.run import Run
@@ -27,7 +27,7 @@ from sbtools.report.run import Run
 # The sections in report order: modules with TITLE, SOURCE, compute(run) and markdown(data, charts).
 SECTIONS = [decode, levels, sweep, memory, roundtrip, floor, wire, links, messaging, stacks,
             scripting, flags, classic, overhead, conformance, conformance_suites, under_load, load,
-            interop, noisy, statistics]
+            interop, your_messages, noisy, statistics]
 DESCRIPTION = ("Write results/<machine-id>/report.md and charts/*.svg (matplotlib, SVG) "
                "from result files: decode throughput per adapter and family, parse vs walk "
                "vs decode, throughput against size, allocations and peak memory, round-trip "

@@ -1,4 +1,4 @@
-#include "bench/adapter_benchmarks.h"
+#include "measure/adapter_benchmarks.h"
 
 #include <valgrind/callgrind.h>
 
@@ -23,7 +23,8 @@ void set_rates(benchmark::State& state, std::size_t bytes) {
 }
 
 // Runs the level once on buf; returns "" when the result matches the manifest.
-std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, MessageBuffer& buf) {
+std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, MessageBuffer& buf,
+                       const rpc::DecodeContext& ctx) {
   switch (level) {
     case Level::parse: {
       Status s = adapter.parse(buf);
@@ -47,8 +48,6 @@ std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, M
     }
     case Level::decode: {
       rpc::Message m;
-      rpc::DecodeContext ctx;
-      ctx.method = file.operation;
       DecodeReport report;
       Status s = adapter.decode(buf, ctx, m, report);
       if (!s.ok()) return "decode failed: " + s.describe();
@@ -72,28 +71,25 @@ InstructionScope::~InstructionScope() {
   CALLGRIND_DUMP_STATS_AT(name_.c_str());
 }
 
-const char* level_name(Level level) {
-  switch (level) {
-    case Level::parse:
-      return "parse";
-    case Level::walk:
-      return "walk";
-    case Level::decode:
-      return "decode";
-  }
-  return "?";
+rpc::DecodeContext decode_context(const CorpusEntry& file, const rpc::Contract* contract) {
+  rpc::DecodeContext ctx;
+  ctx.method = file.operation;
+  ctx.contract = contract;
+  ctx.batch = true;
+  return ctx;
 }
 
 void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
-                       const AdapterEntry& entry, const CorpusEntry& file,
-                       const std::string& bytes) {
+                       const AdapterEntry& entry, const CorpusEntry& file, const std::string& bytes,
+                       const rpc::Contract* contract) {
+  const rpc::DecodeContext ctx = decode_context(file, contract);
   std::unique_ptr<Adapter> adapter = entry.make(Limits{});
   BenchInput input(bytes);
   // Correctness first: the parse/walk levels must also reproduce the digest (proof that the
   // library read this file correctly); decode must reproduce the canonical JSON.
   for (Level check : {Level::walk, level}) {
     if (check == Level::walk && level == Level::decode) continue;
-    std::string why = check_once(*adapter, check, file, input.copy(0));
+    std::string why = check_once(*adapter, check, file, input.copy(0), ctx);
     input.restore_all();
     if (!why.empty()) {
       state.SkipWithError((entry.info().name + ": " + file.path + ": " + why).c_str());
@@ -106,8 +102,6 @@ void adapter_benchmark(benchmark::State& state, const std::string& name, Level l
     MessageBuffer& buf = input.copy(0);
     Digest d;
     rpc::Message m;
-    rpc::DecodeContext ctx;
-    ctx.method = file.operation;
     DecodeReport report;
     alloc_counting_begin();
     switch (level) {
@@ -161,8 +155,6 @@ void adapter_benchmark(benchmark::State& state, const std::string& name, Level l
     }
     case Level::decode: {
       rpc::Message m;
-      rpc::DecodeContext ctx;
-      ctx.method = file.operation;
       DecodeReport report;
       for (auto _ : state) {
         Status s = adapter->decode(input.copy(i), ctx, m, report);

@@ -1,4 +1,4 @@
-#include "bench/summary_reporter.h"
+#include "measure/summary_reporter.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -56,6 +56,7 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
     }
     RunResult& r = results_[name];
     if (run.run_type == Run::RT_Iteration) {
+      r.samples.push_back(to_ns(run.GetAdjustedRealTime(), run.time_unit));
       // Without repetitions the single run is the result; with them the median replaces it.
       if (run.repetitions <= 1 || r.ns_per_iter == 0) {
         r.ns_per_iter = to_ns(run.GetAdjustedRealTime(), run.time_unit);

@@ -1,28 +1,30 @@
-// Benchmark bodies for bench/parse_bench: one function per kind of benchmark. Each checks its
-// result against the corpus manifest BEFORE timing (a mismatch is SkipWithError) and never
-// asserts inside the timed loop.
+// Benchmark bodies for bench/parse_bench and `soapbench compare` (one timed loop for both, so
+// their numbers and instruction counts are the same work): one function per kind of benchmark.
+// Each checks its result against the corpus manifest (or compare's reference, harness/
+// equal_work.h) BEFORE timing (a mismatch is SkipWithError) and never asserts inside the loop.
 #pragma once
 
 #include <benchmark/benchmark.h>
 
 #include <string>
 
+#include "codecs/decode.h"
 #include "codecs/value.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
+#include "harness/equal_work.h"
 #include "parsers/registry.h"
 
 namespace sb::bench {
 
-enum class Level { parse, walk, decode };
+// What decode is told about `file`: its operation (the method of an XML-RPC / JSON-RPC
+// response), batches accepted, and the contract (nullptr: the built-in service).
+rpc::DecodeContext decode_context(const CorpusEntry& file, const rpc::Contract* contract);
 
-// "parse", "walk", "decode".
-const char* level_name(Level level);
-
-// One adapter at one level on one corpus file.
+// One adapter at one level on one corpus file; `contract` types its literal SOAP (a user's WSDL).
 void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
-                       const AdapterEntry& entry, const CorpusEntry& file,
-                       const std::string& bytes);
+                       const AdapterEntry& entry, const CorpusEntry& file, const std::string& bytes,
+                       const rpc::Contract* contract = nullptr);
 
 // Speed-of-light floors on the same bytes: memcpy of the message, and a memchr scan for the
 // format's most frequent markup byte ('<' for XML, '"' for JSON).

@@ -17,6 +17,7 @@ struct RunResult {
   double ns_per_iter = 0;  // real time per iteration (median when repeated)
   double cv = -1;          // coefficient of variation across repetitions, -1 when not repeated
   std::map<std::string, double> counters;  // user counters of the (median) run
+  std::vector<double> samples;             // real time per iteration of each repetition (ns)
 };
 
 class SummaryReporter : public benchmark::ConsoleReporter {

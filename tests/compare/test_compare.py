@@ -1,0 +1,137 @@
+#!/usr/bin/python3
+"""`soapbench compare` end to end (cli/compare_command.cpp, measure/compare_*.cpp).
+
+Bad input, each named in one line while the rest of the run goes on: an empty file, a binary
+file, a file that is neither XML nor JSON, a 2 GB file (sparse: refused by its size before it is
+read), a file only some adapters accept, a WSDL with an unsupported construct; a folder of 10,000
+small files (sampled, in one line; listing is instant); the Google Benchmark JSON where each
+benchmark's name carries the message's name; --icount under callgrind.
+Usage: test_compare.py SOAPBENCH [unittest args]
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOAPBENCH = None
+
+BAD_WSDL = """<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+  xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+  xmlns:t="urn:t" targetNamespace="urn:t">
+  <types><xs:schema targetNamespace="urn:t">
+    <xs:element name="Order"><xs:complexType><xs:sequence><xs:any/></xs:sequence></xs:complexType></xs:element>
+  </xs:schema></types>
+  <message name="in"><part name="p" element="t:Order"/></message>
+  <portType name="P"><operation name="Order"><input message="t:in"/></operation></portType>
+  <binding name="B" type="t:P"><soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="Order"><input><soap:body use="literal"/></input></operation></binding>
+</definitions>"""
+
+
+def run(*args, timeout=600, cwd=None):
+    return subprocess.run([SOAPBENCH, "compare", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd)
+
+
+class BadInputTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="sb-compare-")
+        d = cls.dir = os.path.join(cls.tmp.name, "mine")
+        os.makedirs(d)
+        with open(os.path.join(REPO, "corpus", "xmlrpc", "getRate.call.xml"), "rb") as f:
+            getrate = f.read()
+        files = {"getRate.xml": getrate, "empty.xml": b"", "binary.xml": bytes(range(256)),
+                 "text.xml": b"just words\n",
+                 "late-pi.xml": b"<!-- c --><?pi x?><methodCall><methodName>boolean"
+                                b"</methodName></methodCall>",
+                 "batch.json": b'[{"jsonrpc":"2.0","method":"add","params":[1,2],"id":1},'
+                               b'{"jsonrpc":"2.0","method":"frob","params":{"x":1},"id":2}]',
+                 "order.xml": b'<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">'
+                              b'<s:Body><Order xmlns="urn:t"><n>1</n></Order></s:Body></s:Envelope>'}
+        for name, data in files.items():
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+        with open(os.path.join(d, "huge.xml"), "wb") as f:
+            f.truncate(2 << 30)  # 2 GiB of holes
+        cls.wsdl = os.path.join(cls.tmp.name, "bad.wsdl")
+        with open(cls.wsdl, "w", encoding="utf-8") as f:
+            f.write(BAD_WSDL)
+        cls.json = os.path.join(cls.tmp.name, "compare.json")
+        cls.r = run(d, "--wsdl", cls.wsdl, "--min-time", "0.001", "--repetitions", "2",
+                    "--no-pin", "--json", cls.json, cwd=cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_the_run_goes_on(self):
+        self.assertEqual(self.r.returncode, 0, self.r.stderr)
+        self.assertIn("== mine/getRate.xml (xmlrpc, ", self.r.stdout)
+        self.assertIn("== mine/batch.json (jsonrpc, ", self.r.stdout)
+
+    def test_one_line_each(self):
+        err = self.r.stderr.splitlines()
+        for expected in ("skipped: mine/empty.xml: empty file",
+                         "skipped: mine/binary.xml: a binary file, not XML or JSON",
+                         "skipped: mine/text.xml: not XML or JSON (it begins \"just words ",
+                         "skipped: mine/huge.xml: 2 GiB, over the 64 MiB bound",
+                         "wsdl: refused: Order: <xsd:any> in Order (wildcard content)",
+                         "not timed: mine/late-pi.xml: tinyxml2/dom at parse: refuses it: ",
+                         "mine/order.xml: decode: no adapter decodes it: "):
+            hits = [line for line in err if line.startswith(expected)]
+            self.assertEqual(len(hits), 1, f"{expected!r} in\n{self.r.stderr}")
+
+    def test_json_names_carry_the_message(self):
+        with open(self.json, encoding="utf-8") as f:
+            doc = json.load(f)
+        names = {b["run_name"] for b in doc["benchmarks"]}
+        self.assertIn("decode/pugixml-dom/xmlrpc/mine/getRate.xml", names)
+        self.assertIn("decode/rapidjson-dom/jsonrpc/mine/batch.json", names)
+        # Not decodable (its WSDL operation is refused): named by its format.
+        self.assertIn("parse/pugixml-dom/xml/mine/order.xml", names)
+        self.assertNotIn("parse/tinyxml2-dom/xmlrpc/mine/late-pi.xml", names)
+        self.assertFalse([n for n in names if n.startswith("decode/") and "order.xml" in n])
+        ctx = doc["context"]
+        self.assertEqual(ctx["bench_set"], "compare")
+        self.assertEqual(ctx["executable"], "compare")
+        self.assertIn("compare_out:parse/tinyxml2-dom/xmlrpc/mine/late-pi.xml", ctx)
+        self.assertTrue(ctx.get("machine_id"))
+
+
+class ManyFilesTest(unittest.TestCase):
+    def test_ten_thousand_files_listed_in_one_line(self):
+        with tempfile.TemporaryDirectory(prefix="sb-many-") as tmp:
+            for i in range(10000):
+                with open(os.path.join(tmp, f"m{i:05d}.xml"), "w", encoding="utf-8") as f:
+                    f.write("<m/>")
+            r = run(tmp, "--list", timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(len(r.stdout.splitlines()), 100)
+        self.assertIn("10000 message files named; comparing 100", r.stderr)
+        self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+
+
+class IcountTest(unittest.TestCase):
+    def test_instructions_per_message(self):
+        with tempfile.TemporaryDirectory(prefix="sb-icount-") as tmp:
+            out = os.path.join(tmp, "icount.json")
+            r = run(os.path.join(REPO, "corpus", "xmlrpc", "add.call.xml"), "--icount",
+                    "--parser", "pugixml/dom", "--parser", "expat/sax", "--level", "decode",
+                    "--json", out, cwd=tmp)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out, encoding="utf-8") as f:
+                doc = json.load(f)
+        self.assertIn("instructions per message", r.stdout)
+        counts = doc["instructions"]
+        self.assertEqual(set(counts), {"decode/pugixml-dom/xmlrpc/add.call.xml",
+                                       "decode/expat-sax/xmlrpc/add.call.xml"})
+        self.assertGreater(min(counts.values()), 1000)
+
+
+if __name__ == "__main__":
+    SOAPBENCH = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
