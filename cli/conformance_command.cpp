@@ -23,6 +23,7 @@
 #include "harness/alloc_counter.h"
 #include "harness/conformance_suite_run.h"
 #include "harness/corpus.h"
+#include "harness/equal_work.h"
 #include "harness/run_context.h"
 #include "parsers/registry.h"
 
@@ -37,8 +38,6 @@ struct Outcome {
   std::int64_t time_ns = -1;     // time of the level call in the child
   std::int64_t peak_bytes = -1;  // peak heap of the level call (allocation counting)
 };
-
-enum class Level { parse, walk, decode };
 
 // Runs one case in this (child) process and writes "verdict\ttime\tpeak\terror" to fd.
 [[noreturn]] void run_child(int fd, const AdapterEntry& entry, const Limits& limits,
