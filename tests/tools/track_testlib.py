@@ -42,6 +42,11 @@ def load(path):
         return json.load(f)
 
 
+def text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def dump(doc, path):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
@@ -161,3 +166,23 @@ def chromium(width=1280, height=1600):
     opts.binary_location = "/usr/bin/chromium"
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
     return driver, profile
+
+
+AA = os.path.join(TRACK_DATA, "aa_runs.json")
+
+
+def aa_file(index, out, scale=None, date=None, commit="aaaa00000000"):
+    """Google Benchmark JSON of A/A run `index` (tests/data/track/aa_runs.json): every
+    repetition as written; scale(name) multiplies the times of a benchmark."""
+    doc = load(AA)
+    run = doc["runs"][index]
+    ctx = dict(doc["context"], date=date or run["date"].replace("Z", "+00:00"), git_sha=commit)
+    entries = []
+    for name, real, cpu in zip(doc["benchmarks"], run["real_time"], run["cpu_time"]):
+        f = scale(name) if scale else 1.0
+        for i, (r, c) in enumerate(zip(real, cpu)):
+            entries.append({"name": name, "run_name": name, "run_type": "iteration",
+                            "repetitions": len(real), "repetition_index": i, "threads": 1,
+                            "iterations": 1000, "real_time": r * f, "cpu_time": c * f,
+                            "time_unit": "ns"})
+    return dump({"context": ctx, "benchmarks": entries}, out)

@@ -97,18 +97,23 @@ def _token(text):
 
 def library_of(benchmark, context):
     """The library behind a benchmark (level/adapter/family/file), from the run context's
-    `adapter:<name>` rows (library=...); None for floors, round trips and the like."""
+    `adapter:<name>` rows (library=...): the longest adapter name the benchmark's adapter
+    segment starts with (parse/libxml2-dom-direct/... is libxml2's); None for floors, round
+    trips and the like."""
     parts = benchmark.split("/")
     if len(parts) < 2:
         return None
     slug = parts[1]
+    best = None
     for key, row in context.items():
-        if key.startswith("adapter:") and key[len("adapter:"):].replace("/", "-") in (
-                slug, slug.replace("-inplace", "").replace("-insitu", "")):
-            m = re.search(r"(?:^|;)library=([^;]+)", str(row))
-            if m:
-                return m.group(1)
-    return None
+        if not key.startswith("adapter:"):
+            continue
+        name = key[len("adapter:"):].replace("/", "-")
+        m = re.search(r"(?:^|;)library=([^;]+)", str(row))
+        if m and (slug == name or slug.startswith(name + "-")) and \
+                (best is None or len(name) > len(best[0])):
+            best = (name, m.group(1))
+    return best[1] if best else None
 
 
 def related(library, field, sources):

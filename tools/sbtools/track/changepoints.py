@@ -24,11 +24,11 @@ from functools import lru_cache
 
 import numpy as np
 
-SIGNIFICANCE = 0.01   # p a split needs
+SIGNIFICANCE = 0.005  # p a split needs (with R = 199: no permuted Q may reach the observed one)
 PERMUTATIONS = 199    # R
 MIN_SIZE = 3          # runs on each side of a change point, at least
 EXPONENT = 1.0        # a: the distance exponent (1: E-statistics of absolute differences)
-_BLOCKS = (7, 16, 32, 64, 80)  # permutations drawn at a time (sum = the most R used)
+_BLOCKS = (1, 2, 4, 8, 16, 32, 64, 72)  # permutations drawn at a time (sum: the most R used)
 
 
 @dataclass
@@ -57,27 +57,52 @@ def _coefficients(length, min_size):
     return a1, a2, a3, taus, kappas, mask
 
 
+class _Workspace:
+    """Buffers of one series length, reused by every evaluation (one row at a time keeps them
+    in the CPU's cache: about 2.5 times faster than whole batches here)."""
+
+    def __init__(self, length, min_size):
+        self.coef = _coefficients(length, min_size)
+        a1 = self.coef[0]
+        self.dist = np.empty((length, length))          # distances, then their column sums
+        self.prefix = np.zeros((length + 1, length + 1))  # P: 2-D prefix sums, zero-padded
+        self.q = np.empty(a1.shape)                     # Q over the (tau, kappa) grid
+        self.tmp = np.empty(a1.shape)
+
+
+@lru_cache(maxsize=16)
+def _workspace(length, min_size):
+    return _Workspace(length, min_size)
+
+
 def best_splits(samples, min_size=MIN_SIZE, exponent=EXPONENT):
     """For each row of samples (B x L): (Q, tau) of its best split; Q = -inf when L < 2 m."""
     samples = np.atleast_2d(np.asarray(samples, dtype=float))
     batch, length = samples.shape
     if length < 2 * min_size:
         return np.full(batch, -np.inf), np.zeros(batch, dtype=int)
-    d = np.abs(samples[:, :, None] - samples[:, None, :])
-    if exponent != 1.0:
-        d **= exponent
-    p = np.zeros((batch, length + 1, length + 1))
-    np.cumsum(d, axis=1, out=d)
-    np.cumsum(d, axis=2, out=p[:, 1:, 1:])
-    a1, a2, a3, taus, kappas, mask = _coefficients(length, min_size)
-    diag = np.diagonal(p, axis1=1, axis2=2)
-    q = p[:, taus[0]:taus[-1] + 1, kappas[0]:] * a1
-    q -= diag[:, taus, None] * a2
-    q -= diag[:, None, kappas] * a3
-    q += mask
-    flat = q.reshape(batch, -1).argmax(axis=1)
-    best = q.reshape(batch, -1)[np.arange(batch), flat]
-    return best, taus[flat // len(kappas)]
+    ws = _workspace(length, min_size)
+    a1, a2, a3, taus, kappas, mask = ws.coef
+    t0, t1, k0 = taus[0], taus[-1] + 1, kappas[0]
+    d, p, q, tmp = ws.dist, ws.prefix, ws.q, ws.tmp
+    best, where = np.empty(batch), np.empty(batch, dtype=int)
+    for i, y in enumerate(samples):
+        np.subtract.outer(y, y, out=d)
+        np.abs(d, out=d)
+        if exponent != 1.0:
+            d **= exponent
+        np.cumsum(d, axis=0, out=d)
+        np.cumsum(d, axis=1, out=p[1:, 1:])
+        diag = p.diagonal()
+        np.multiply(p[t0:t1, k0:], a1, out=q)
+        np.multiply(diag[t0:t1, None], a2, out=tmp)
+        q -= tmp
+        np.multiply(diag[None, k0:], a3, out=tmp)
+        q -= tmp
+        q += mask
+        flat = int(q.argmax())
+        best[i], where[i] = q.flat[flat], taus[flat // len(kappas)]
+    return best, where
 
 
 class _Segment:

@@ -244,7 +244,9 @@ def parser():
     p.set_defaults(run=cmd_record)
 
     p = sub.add_parser("gate", help="judge a run against the history (exit 1 on a regression)",
-                       description=gate.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=gate.__doc__.replace("MIN_REPS", str(gate.MIN_REPS))
+                       .replace("TIMING_FDR", str(gate.TIMING_FDR)),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE", help="the head's result files")
     p.add_argument("--base", action="append", metavar="FILE",
                    help="a base run measured in this job, interleaved with the head's (repeat: "

@@ -9,8 +9,8 @@ build or the machine it depends on (a warning: the environment moved, not the co
 commits (a failure).
 
 Timings gate only when the job measured base and head itself, interleaved (ABAB..., at least
-MIN_REPS repetitions a side): Hodges-Lehmann shift, Mann-Whitney p, Benjamini-Hochberg over all
-benchmarks at false discovery rate TIMING_FDR. Otherwise they are information: the head's
+MIN_REPS runs a side, each run's median the sample): Hodges-Lehmann shift, Mann-Whitney p,
+Benjamini-Hochberg over all benchmarks at false discovery rate TIMING_FDR. Otherwise they are information: the head's
 ratios within its run against the series' recent band.
 """
 from dataclasses import dataclass, field
@@ -19,7 +19,7 @@ from . import TrackError, attribution, history, stats
 from .metrics import metric
 
 TIMING_FDR = 0.01    # Benjamini-Hochberg q for interleaved timings
-MIN_REPS = 9         # repetitions a side an interleaved timing comparison needs
+MIN_REPS = 9         # interleaved runs a side a timing comparison needs
 INFO_WINDOW = 20     # recent runs the informational timing band is drawn from
 
 
@@ -157,35 +157,50 @@ def interleaved(base_runs, head_runs):
 
 
 def gate_timings(base_runs, head_runs, result):
-    """Interleaved timings: Hodges-Lehmann, Mann-Whitney, Benjamini-Hochberg."""
-    def pooled(runs):
+    """Interleaved timings: Hodges-Lehmann, Mann-Whitney, Benjamini-Hochberg. The unit is the
+    run (each run's median of its repetitions): repetitions within one run share its moment of
+    the machine and are not independent samples. As in the history, each run is divided by its
+    common factor (a moment when the shared machine was four times slower moves every benchmark
+    of that run), and the factors are compared too, as "(run factor)", so a slowdown of every
+    benchmark still shows."""
+    def per_run(runs):
         out = {}
         for r in runs:
             for (bench, met), reps in r.samples.items():
                 if met == "real_time":
-                    out.setdefault((r.suite, bench), []).extend(reps)
+                    out.setdefault((r.suite, bench), {})[id(r)] = stats.median(reps)
         return out
-    base, head = pooled(base_runs), pooled(head_runs)
+    values = per_run(base_runs + head_runs)
+    factors = history.run_factors(values, [id(r) for r in base_runs + head_runs])
+    base, head = {}, {}
+    for key, by_run in values.items():
+        for side, runs in ((base, base_runs), (head, head_runs)):
+            got = [by_run[id(r)] / factors[id(r)] for r in runs if id(r) in by_run]
+            if got:
+                side[key] = got
+    if any(f != 1.0 for f in factors.values()):
+        suite = head_runs[0].suite
+        base[(suite, history.RUN_FACTOR)] = [factors[id(r)] for r in base_runs]
+        head[(suite, history.RUN_FACTOR)] = [factors[id(r)] for r in head_runs]
     keys = [k for k in sorted(head) if k in base and len(base[k]) >= MIN_REPS
             and len(head[k]) >= MIN_REPS]
     short = len([k for k in head if k in base]) - len(keys)
     if short:
-        result.notes.append(("notice", f"timings: {short} benchmarks have fewer than {MIN_REPS} "
-                                       "repetitions a side and are not judged"))
+        result.notes.append(("notice", f"timings: {short} benchmarks were measured in fewer than "
+                                       f"{MIN_REPS} interleaved runs a side and are not judged"))
     if not keys:
         return
     tests = [(k, stats.hodges_lehmann(base[k], head[k]), stats.mann_whitney_p(base[k], head[k]))
              for k in keys]
     rejected, adjusted = stats.benjamini_hochberg([p for _k, _h, p in tests], TIMING_FDR)
-    for (suite, bench), hl, _p in tests:
+    for (suite, _bench), _hl, _p in tests:
         result.compared[f"{suite}/real_time"] = result.compared.get(f"{suite}/real_time", 0) + 1
     for ((suite, bench), hl, _p), rej, adj in zip(tests, rejected, adjusted):
         if not rej or hl is None or abs(hl[0]) < history.MIN_MOVE:
             continue
-        worse = hl[0] > 0
         result.rows.append(Row(suite, bench, "real_time", stats.median(base[(suite, bench)]),
                                stats.median(head[(suite, bench)]), hl[0], hl[1], hl[2], 0.0,
-                               "regression" if worse else "improvement",
+                               "regression" if hl[0] > 0 else "improvement",
                                "measured interleaved in this job", True, adj))
 
 
@@ -230,12 +245,13 @@ def run_gate(store, head_runs, env, base_runs=None, base_commit=None):
     if why_not is None:
         gate_timings(base_runs, head_runs, result)
     else:
+        timed = [run for run in head_runs if any(m == "real_time" for _b, m in run.samples)]
         outside = total = 0
-        for run in head_runs:
-            if any(m == "real_time" for _b, m in run.samples):
-                o, t = timing_information(store, run, result)
-                outside, total = outside + o, total + t
-        if total:
-            result.notes.append(("notice", f"timings are information only ({why_not}): "
-                                           f"{outside} of {total} outside their recent band"))
+        for run in timed:
+            o, t = timing_information(store, run, result)
+            outside, total = outside + o, total + t
+        if timed:
+            result.notes.append(("notice", f"timings are information only ({why_not}): " + (
+                f"{outside} of {total} outside their recent band" if total else
+                "no history of them to compare with")))
     return result

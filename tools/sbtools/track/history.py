@@ -177,7 +177,7 @@ def detect(store, series, jobs=None, progress=None):
     for x in series:
         if x.analysed is None:
             x.analysed = list(x.values)
-        x.floor = stats.noise_floor(x.values)
+        x.floor = stats.noise_floor(x.analysed)
     measured = [x for x in series if not x.exact]
     cached = store.cached_changes([x.id for x in measured if x.id])
     todo, keys = [], {}

@@ -15,7 +15,7 @@ class Metric:
 # matrices' numbers (importers.py names them). A counter not listed here is stored, not analyzed.
 METRICS = {
     "real_time": Metric("ns", exact=False, lower_better=True, analyzed=True),
-    "cpu_time": Metric("ns", exact=False, lower_better=True, analyzed=False),
+    "cpu_time": Metric("ns", exact=False, lower_better=True, analyzed=True),
     "instructions": Metric("instructions", exact=True, lower_better=True, analyzed=True),
     "allocs_per_msg": Metric("allocations", exact=True, lower_better=True, analyzed=True),
     "peak_heap_bytes": Metric("bytes", exact=True, lower_better=True, analyzed=False),

@@ -46,12 +46,16 @@ def hodges_lehmann(base, head, level=LEVEL):
 
 
 def mann_whitney_p(base, head):
-    """Two-sided Mann-Whitney U p (scipy; exact for small samples without ties); 1.0 when every
-    value is the same."""
+    """Two-sided Mann-Whitney U p (scipy): exact without ties up to 50 values (9 against 9
+    reach 4e-5, the normal approximation only 3e-4, too little for Benjamini-Hochberg over
+    hundreds of benchmarks), the normal approximation otherwise; 1.0 when all values are equal."""
     from scipy.stats import mannwhitneyu  # only the timing gate needs scipy
-    if len(set(base) | set(head)) <= 1:
+    values = list(base) + list(head)
+    if len(set(values)) <= 1:
         return 1.0
-    return float(mannwhitneyu(head, base, alternative="two-sided").pvalue)
+    exact = len(set(values)) == len(values) and len(values) <= 50
+    return float(mannwhitneyu(head, base, alternative="two-sided",
+                              method="exact" if exact else "asymptotic").pvalue)
 
 
 def benjamini_hochberg(pvalues, q):

@@ -92,7 +92,7 @@
     }
     let n = 0;
     for (const c of cards) {
-      const ok = !re || re.test(c.dataset.name + " " + c.dataset.metric);
+      const ok = !re || re.test(c.dataset.name) || re.test(c.dataset.metric);
       c.style.display = ok ? "" : "none";
       n += ok ? 1 : 0;
     }
