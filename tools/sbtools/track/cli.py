@@ -51,17 +51,18 @@ def _read_all(paths, machine):
 
 def _environment(run, probe, cache):
     """What recording adds to a run: git facts always; this machine and its packages when the
-    file was measured here."""
+    file was measured here, recently (fingerprint.measured_here)."""
     env = {"build": run.build, "git": cache.setdefault(("git", run.commit),
                                                        fingerprint.git_facts(run.commit))}
-    host = run.context.get("host_name")
-    if probe and (not host or host == fingerprint.hostname()):
+    if probe:
         if "machine" not in cache:
-            exes = sorted({r for r in cache.get("executables", [])})
             cache["machine"] = fingerprint.machine()
-            cache["packages"] = fingerprint.packages(exes)
-        env["machine"] = cache["machine"]
-        env["packages"], env["package_sources"] = cache["packages"]
+        if fingerprint.measured_here(run.context, run.date, cache["machine"]):
+            if "packages" not in cache:
+                exes = sorted({e for e in cache.get("executables", []) if e})
+                cache["packages"] = fingerprint.packages(exes)
+            env["machine"] = cache["machine"]
+            env["packages"], env["package_sources"] = cache["packages"]
     env["job"] = fingerprint.job()
     return env
 

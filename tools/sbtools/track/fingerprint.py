@@ -54,6 +54,9 @@ def machine():
     governors = {g for g in (_read(p) for p in glob.glob(
         "/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_governor")) if g}
     info["governor"] = ",".join(sorted(governors)) if governors else "not exposed"
+    clock = re.search(r"^cpu MHz\s*:\s*([\d.]+)", cpuinfo, re.M)
+    if clock:
+        info["mhz"] = round(float(clock.group(1)))
     mem = re.search(r"^MemTotal:\s*(\d+) kB", _read("/proc/meminfo") or "", re.M)
     if mem:
         info["memory_gib"] = round(int(mem.group(1)) / 2**20)
@@ -161,3 +164,24 @@ def head_commit():
 
 def hostname():
     return platform.node()
+
+
+def measured_here(context, date, fingerprint, max_age_hours=24):
+    """Whether a result file was measured on this machine, recently: its host name, CPU model,
+    CPU count and clock (when it states them) are this machine's and it ran in the last day.
+    Only then may recording attach this machine's fingerprint and packages to it."""
+    import datetime as dt
+    checks = [(context.get("host_name"), hostname()),
+              (context.get("cpu_model"), fingerprint.get("cpu_model")),
+              (context.get("num_cpus"), os.cpu_count())]
+    if any(a is not None and b is not None and str(a) != str(b) for a, b in checks):
+        return False
+    mhz, here = context.get("mhz_per_cpu"), fingerprint.get("mhz")
+    if mhz and here and abs(float(mhz) / here - 1) > 0.05:  # same name, another host
+        return False
+    try:
+        when = dt.datetime.strptime(date, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+    except ValueError:
+        return False
+    age = dt.datetime.now(dt.timezone.utc) - when
+    return dt.timedelta(hours=-1) <= age <= dt.timedelta(hours=max_age_hours)

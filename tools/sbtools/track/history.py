@@ -6,8 +6,8 @@ machines are shared: each run's common factor (the median over the suite's bench
 that benchmark's median over the history) is divided out before change points are sought, and
 is itself a series (`(run factor)`), so a change that slows everything still shows, there.
 Measured series get their change points from E-divisive (changepoints.py); exact ones
-(instruction and allocation counts, matrix outcomes) change exactly where a value moves by more
-than max(0.5%, the series' noise floor).
+(instruction and allocation counts, matrix outcomes) change exactly where a value moves by at
+least max(0.5%, the series' noise floor).
 """
 import hashlib
 import json

@@ -49,18 +49,22 @@ def _round(v):
     return float(f"{v:.6g}")
 
 
-def series_data(x, run_index):
-    """One series as the page's script draws it."""
+def series_data(x, run_index, n_runs):
+    """One series as the page's script draws it (run positions left out when it has them all)."""
     shown = x.analysed or x.values
     bands = []
     for start, end in x.segments():
         lo, hi = stats.band(shown[start:end])
         bands.append([start, end, _round(lo), _round(hi)])
-    out = {"b": x.benchmark, "m": x.metric, "u": metric(x.metric).unit,
-           "r": [run_index[r.id] for r in x.runs], "v": [_round(v) for v in shown],
-           "bands": bands,
+    unit = "x a typical run" if x.benchmark == RUN_FACTOR else metric(x.metric).unit
+    out = {"b": x.benchmark, "m": x.metric, "u": unit,
+           "f": round(x.floor, 5), "v": [_round(v) for v in shown], "bands": bands,
+           "o": x.open_regression,
            "cps": [{"i": c.index, "s": round(c.shift, 5), "lo": round(c.low, 5),
                     "hi": round(c.high, 5), "p": c.p, "reg": c.regression} for c in x.changes]}
+    positions = [run_index[r.id] for r in x.runs]
+    if positions != list(range(n_runs)):
+        out["r"] = positions
     if x.analysed is not None and x.analysed != x.values:
         out["raw"] = [_round(v) for v in x.values]
     return out
@@ -79,22 +83,9 @@ def flat(x):
     return not x.changes and len(set(x.values)) == 1
 
 
-def _card(x, n):
-    cps = "".join(
-        f'<li class="{"reg" if c.regression else "imp"}" data-index="{c.index}">run '
-        f'{c.index + 1} ({_e(x.runs[c.index].commit)}, {_e(x.runs[c.index].date[:10])}): '
-        f'{c.shift * 100:+.2f}%' + (f' [{c.low * 100:+.1f}%, {c.high * 100:+.1f}%]'
-                                    if c.low != c.high else "") +
-        (f', p={c.p:.3f}' if c.p is not None else '') + '</li>' for c in x.changes)
-    flag = ' <span class="open">open regression</span>' if x.open_regression else ""
-    return (f'<div class="series" id="s{n}" data-series="{n}" data-name="{_e(x.benchmark)}" '
-            f'data-metric="{_e(x.metric)}" data-changepoints="{len(x.changes)}">'
-            f'<h3>{_e(x.benchmark)} <small>{_e(x.metric)}, {len(x.values)} runs, noise floor '
-            f'{x.floor * 100:.2f}%</small>{flag}</h3><div class="chart"><canvas></canvas></div>'
-            f'<ul class="changepoints">{cps}</ul></div>')
-
-
 def suite_page(machine, suite, series):
+    """One machine and suite: the script draws a card per series (id s<n>, n its position in
+    the data) with its chart and change points, and lists the series that never changed."""
     runs = sorted({r.id: r for x in series for r in x.runs}.values(), key=lambda r: (r.date, r.id))
     index = {r.id: i for i, r in enumerate(runs)}
     series = sorted(series, key=_order)
@@ -102,23 +93,19 @@ def suite_page(machine, suite, series):
     constant = [x for x in series if flat(x)]
     data = {"machine": machine, "suite": suite,
             "runs": [{"c": r.commit[:12], "d": r.date, "k": r.build_key or ""} for r in runs],
-            "series": [series_data(x, index) for x in drawn]}
+            "series": [series_data(x, index, len(runs)) for x in drawn],
+            "constant": [[x.benchmark, x.metric, x.values[0], len(x.values)] for x in constant]}
     n_cp = sum(len(x.changes) for x in series)
     ratio = ('Timings are drawn as ratios within their run: each value divided by its run\'s '
              'common factor (the "(run factor)" series, 1 for a typical run); the grey line is '
-             'the value as measured. ' if any(x.benchmark == RUN_FACTOR
-                                                           for x in series) else "")
-    listed = "".join(f"<li>{_e(x.benchmark)} ({_e(x.metric)}): {x.values[0]:g} in all "
-                     f"{len(x.values)} runs</li>" for x in constant)
+             'the value as measured. ' if any(x.benchmark == RUN_FACTOR for x in series) else "")
     body = (f'<p><a href="index.html">all machines</a></p>\n<h1>{_e(machine)} · {_e(suite)}</h1>\n'
             f'<p>{len(series)} series over {len(runs)} runs, {n_cp} change points. {ratio}The '
             'band is each stretch\'s noise band between change points (Tukey fences); triangles '
             'mark change points (red: worse, green: better).</p>\n'
             '<p><input id="filter" type="search" placeholder="filter series (regular expression)" '
-            'size="60"> <span id="shown"></span></p>\n<div id="series">\n' +
-            "\n".join(_card(x, n) for n, x in enumerate(drawn)) + "\n</div>\n" +
-            (f"<details><summary>{len(constant)} series that never changed</summary><ul>{listed}"
-             "</ul></details>" if constant else ""))
+            'size="60"> <span id="shown"></span></p>\n<div id="series"></div>\n'
+            '<details id="constant"><summary></summary><ul></ul></details>')
     return _page(f"{machine} {suite} — soapbench history", body, data)
 
 
@@ -126,9 +113,13 @@ def _machine_rows(store, series):
     rows = []
     for m in store.machines():
         runs = store.runs(m)
-        _ctx, env = store.run_details(runs[-1].id)
+        # The newest run that says what ran it (the matrices' files say little).
+        ctx, env = {}, {}
+        for r in reversed(runs):
+            ctx, env = store.run_details(r.id)
+            if env.get("machine") or ctx.get("cpu_model"):
+                break
         fp = env.get("machine") or {}
-        ctx = _ctx
         what = ", ".join(str(v) for v in (fp.get("cpu_model") or ctx.get("cpu_model"),
                                           f"{fp.get('cores') or ctx.get('cpu_cores') or '?'} cores",
                                           fp.get("kernel"), fp.get("microcode") and

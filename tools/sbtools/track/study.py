@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -204,10 +205,28 @@ def history_replay(results_dir, store_path):
     return out
 
 
+def noise(values):
+    """How noisy the A/A runs are: each run's common factor (min, max) and the median over
+    benchmarks of the robust spread (IQR / 1.349) of one benchmark's runs, as measured and as
+    ratios within their run."""
+    refs = np.median(values, axis=0)
+    factors = np.median(values / refs, axis=1)
+
+    def spread(x):
+        return float(np.median((np.percentile(x, 75, axis=0) - np.percentile(x, 25, axis=0))
+                               / 1.349 / np.median(x, axis=0)))
+    return {"run_factor_min": round(float(factors.min()), 2),
+            "run_factor_max": round(float(factors.max()), 2),
+            "spread_as_measured": round(spread(values), 3),
+            "spread_as_ratios": round(spread(ratios(values)), 3)}
+
+
 def false_alarms(aa_folder, results_dir, trials, work):
     runs = aa_runs(aa_folder)
     started, cpu0 = time.time(), cpu_seconds()
-    report = {"aa_runs": len(runs), "load_average": load_average(), "aa_change_points": {}}
+    report = {"aa_runs": len(runs), "load_average": load_average(), "aa_change_points": {},
+              "noise": {m: noise(aa_matrix(runs, m)[1]) for m in TIMINGS}}
+    log(f"noise: {report['noise']}")
     for met in TIMINGS:
         names, values = aa_matrix(runs, met)
         found = report["aa_change_points"][met] = aa_change_points(values, names)
@@ -319,8 +338,11 @@ def icount_power(build, work, stride):
         result = gate.run_gate(db, [head], {"build": head.build})
     base_counts = _load_json(base_path)["instructions"]
     moves = {k: v / base_counts[k] - 1 for k, v in doc["instructions"].items() if k in base_counts}
-    pugi = {k: m for k, m in moves.items() if "/pugixml-dom/" in k and k.startswith("parse/")}
-    others = {k: m for k, m in moves.items() if "/pugixml-dom" not in k}
+    # The planted loop is in PugixmlDom::parse, which both pugixml adapters (dom, dom-inplace)
+    # run: their parse rows are the planted ones (gate_check.py's pugixml pattern).
+    planted = re.compile(r"^parse/pugixml-dom(-inplace)?/")
+    pugi = {k: m for k, m in moves.items() if planted.match(k)}
+    others = {k: m for k, m in moves.items() if not planted.match(k)}
     flagged = [r.benchmark for r in result.rows if r.status == "regression" and r.gating]
     return {"stride": stride, "benchmarks": len(moves),
             "planted_moves": {k: round(m, 5) for k, m in sorted(pugi.items())},
@@ -334,21 +356,46 @@ def icount_power(build, work, stride):
 
 # --- cost -----------------------------------------------------------------------------------
 
+def as_if_measured_here(files, work):
+    """Copies of result files whose context says they ran here, just now (host, clock, date),
+    so recording them probes this machine's fingerprint and packages as it does after a run."""
+    from . import fingerprint
+    here = fingerprint.machine()
+    now = store.now_utc().replace("Z", "+00:00")
+    out = []
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        ctx = doc.get("context")
+        if isinstance(ctx, dict) and ctx.get("date"):
+            ctx.update(date=now, host_name=fingerprint.hostname())
+            if "mhz_per_cpu" in ctx:
+                ctx["mhz_per_cpu"] = here.get("mhz", ctx["mhz_per_cpu"])
+        copy = os.path.join(work, os.path.basename(path))
+        with open(copy, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+        out.append(copy)
+    return out
+
+
 def record_cost(files, work):
-    """tools/track record of one default run's files into a new store: wall and CPU seconds."""
+    """tools/track record of one default run's files into a new store, as right after the run
+    (probing included): wall and CPU seconds."""
     db = os.path.join(work, "cost.sqlite")
+    copies = as_if_measured_here(files, work)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.time()
     proc = subprocess.run(["/usr/bin/python3", os.path.join(REPO, "tools", "track"), "--db", db,
-                           "record", *files], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           "record", *copies], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True, check=False)
     wall = time.time() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     with store.open_store(db) as s:
-        samples = s.count("samples")
+        rows, probed = s.count("samples"), s.run_details(s.runs()[0].id)[1].get("packages")
     return {"files": [os.path.relpath(f, REPO) for f in files], "exit": proc.returncode,
-            "series_rows": samples, "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
+            "series_rows": rows, "probed_packages": len(probed or {}),
+            "wall_seconds": round(wall, 2), "cpu_seconds": round(cpu, 2),
             "load_average": load_average()}
 
 

@@ -1,6 +1,6 @@
-// The dashboard's charts (tools/track site): Chart.js 3.9.1 draws each series from the data
-// embedded in the page, when its card scrolls into view. Each drawn canvas gets
-// data-rendered="true" (the browser test waits for it).
+// The dashboard's pages (tools/track site): a card per series built from the data embedded in
+// the page, its chart drawn by Chart.js 3.9.1 when the card scrolls into view. Each drawn canvas
+// gets data-rendered="true" (the browser test waits for it).
 "use strict";
 
 (function () {
@@ -52,7 +52,7 @@
     const s = data.series[Number(card.dataset.series)];
     const chart = new Chart(canvas, {
       type: "line",
-      data: {labels: s.r.map(label), datasets: datasets(s)},
+      data: {labels: (s.r || [...Array(s.v.length).keys()]).map(label), datasets: datasets(s)},
       options: {
         animation: false,
         responsive: true,
@@ -68,6 +68,62 @@
     canvas.dataset.rendered = "true";
     canvas.dataset.points = String(chart.data.datasets[2].data.length);
     canvas.dataset.changepoints = String(s.cps.length);
+  }
+
+  function pct(x) {
+    return (x >= 0 ? "+" : "") + (x * 100).toFixed(2) + "%";
+  }
+
+  function element(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // One card per series: title, chart, change points (the DOM the browser test reads).
+  function card(s, n) {
+    const div = element("div", {class: "series", id: "s" + n, "data-series": n, "data-name": s.b,
+                                "data-metric": s.m, "data-changepoints": s.cps.length});
+    const h3 = element("h3", {}, s.b + " ");
+    h3.appendChild(element("small", {}, s.m + ", " + s.v.length + " runs, noise floor " +
+                                        (s.f * 100).toFixed(2) + "%"));
+    if (s.o) h3.appendChild(element("span", {class: "open"}, "open regression"));
+    div.appendChild(h3);
+    const chart = element("div", {class: "chart"});
+    chart.appendChild(element("canvas"));
+    div.appendChild(chart);
+    const ul = element("ul", {class: "changepoints"});
+    const pos = s.r || [...Array(s.v.length).keys()];
+    for (const cp of s.cps) {
+      const run = runs[pos[cp.i]];
+      let text = "run " + (cp.i + 1) + " (" + run.c + ", " + run.d.slice(0, 10) + "): " +
+                 pct(cp.s);
+      if (cp.lo !== cp.hi) text += " [" + pct(cp.lo) + ", " + pct(cp.hi) + "]";
+      if (cp.p !== null) text += ", p=" + cp.p.toFixed(3);
+      ul.appendChild(element("li", {class: cp.reg ? "reg" : "imp", "data-index": cp.i}, text));
+    }
+    div.appendChild(ul);
+    return div;
+  }
+
+  const holder = document.getElementById("series");
+  data.series.forEach((s, n) => holder.appendChild(card(s, n)));
+  const constant = document.getElementById("constant");
+  if (data.constant.length) {
+    constant.querySelector("summary").textContent =
+        data.constant.length + " series that never changed";
+    const ul = constant.querySelector("ul");
+    for (const [name, metric, value, n] of data.constant) {
+      ul.appendChild(element("li", {}, name + " (" + metric + "): " + value + " in all " + n +
+                                       " runs"));
+    }
+  } else {
+    constant.remove();
+  }
+  if (location.hash) {
+    const target = document.getElementById(location.hash.slice(1));
+    if (target) target.scrollIntoView();
   }
 
   const cards = [...document.querySelectorAll(".series")];
