@@ -143,6 +143,18 @@ class SiteTest(unittest.TestCase):
             "c.style.display !== 'none').length")
         self.assertEqual(shown, 2)  # its real_time and cpu_time series
 
+    def test_the_committed_example_opens_and_shows_the_series(self):
+        example = os.path.join(lib.REPO, "docs", "track-site")
+        self.driver.get("file://" + os.path.join(example, "index.html"))
+        text = self.driver.find_element("tag name", "body").text
+        for machine in ("bab0702471ef", "5efeddd69169"):
+            self.assertIn(machine, text)
+        self.driver.get("file://" + os.path.join(example, site.page_name("bab0702471ef",
+                                                                         "parse_bench")))
+        self.wait_for("return document.querySelectorAll('canvas[data-rendered]').length >= 3")
+        self.assertGreater(len(self.driver.find_elements("css selector", ".series")), 1000)
+        self.driver.save_screenshot(self.screenshot("example.png"))
+
     def screenshot(self, name):
         os.makedirs(OUT, exist_ok=True)
         return os.path.join(OUT, name)
