@@ -2,8 +2,9 @@
 # The main command (README.md): installs missing Debian packages, builds what the benchmarks run
 # (the `bench` build preset: no unit tests), runs the default benchmark set (`ctest -L bench`,
 # ending with the comparison against this machine's baseline), stores the results in
-# results/<machine-id>/, writes the report and prints a summary, with the time of each step.
-# Exits non-zero when the build or a benchmark failed or a benchmark regressed, after the report.
+# results/<machine-id>/ and records them into the history (tools/track's default store), writes
+# the report and prints a summary, with the time of each step. Exits non-zero when the build or a
+# benchmark failed or a benchmark regressed, after the report.
 set -eu
 cd "$(dirname "$0")/.."
 # Seconds since $1 (date +%s).
@@ -22,6 +23,8 @@ echo "== benchmarks: $(since "$t") s; raw results in build/results/ =="
 t=$(date +%s)
 if ls build/results/*.json >/dev/null 2>&1; then
   /usr/bin/python3 tools/results save || status=1
+  # History across runs (README "Results, reports and regression gating"): the default store.
+  /usr/bin/python3 tools/track record build/results/*.json || status=1
   # tools/report prints "report: <path> (...)" and, with --summary, the fastest adapters per family.
   /usr/bin/python3 tools/report --summary || status=1
 fi

@@ -2,8 +2,9 @@
 # The test command (README.md): installs missing Debian packages, then builds and runs every
 # unit test twice: in the release build and under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Between the two, the instruction-count gate: tools/icount's subset under callgrind against the
-# committed baseline of this build (results/icount/<build-key>/baseline.json); it prints the
-# comparison and its verdict and fails on a regression. No timed benchmark runs here (those
+# committed baseline of this build (results/icount/<build-key>/baseline.json), the counts
+# recorded into the history (tools/track's default store); it prints the comparison and its
+# verdict and fails on a regression. No timed benchmark runs here (those
 # belong to tools/run_bench.sh). The gate runs on one core and counts instructions, which load
 # does not move, so the sanitizer build (which times nothing either) runs beside it; nothing runs
 # beside the unit tests, some of which compare throughput. Every step prints its time; a failed
@@ -26,7 +27,9 @@ mkdir -p build-asan
 (cmake --preset asan && cmake --build --preset asan) >build-asan/build.log 2>&1 &
 asan_build=$!
 gate=0
+# History across CI runs (README "Results, reports and regression gating"): the default store.
 { /usr/bin/python3 tools/icount --quiet --out build/icount-gate.json &&
+  /usr/bin/python3 tools/track record build/icount-gate.json &&
   /usr/bin/python3 tools/compare --only-changes --against-baseline build/icount-gate.json; } ||
   gate=$?
 echo "== instruction-count gate: $(since "$t") s =="

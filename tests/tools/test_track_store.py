@@ -1,0 +1,181 @@
+#!/usr/bin/python3
+"""Tests of sbtools.track.store (ctest label unit): the SQLite store (WAL, one transaction per
+run, duplicates, a newer schema refused) and the same store on a real PostgreSQL server, a
+throw-away cluster that two "machines" record into at the same time.
+
+Usage: tests/tools/test_track_store.py [SqliteTest|PostgresTest]
+"""
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import unittest
+
+import track_testlib as lib
+from sbtools.track import TrackError, importers, store
+
+
+def env_of(run):
+    return {"build": run.build, "git": {"parent": None, "branch": "main", "merge_base": None}}
+
+
+class StoreChecks:
+    """Checks run against every backend: self.url is the store."""
+
+    def test_a_run_is_read_back_with_every_repetition(self):
+        run = importers.read(lib.RUN1)
+        with store.open_store(self.url) as db:
+            run_id = db.add_run(run, env_of(run))
+            back = db.repetitions(run_id)
+            self.assertEqual(back, run.samples)
+            row = db.runs(run.machine, run.suite)[-1]
+            self.assertEqual((row.commit, row.date, row.suite), (run.commit, run.date, "parse_bench"))
+            five = [k for k, v in back.items() if k[1] == "real_time" and len(v) == 5]
+            self.assertTrue(five, "run1 has benchmarks with 5 repetitions")
+
+    def test_a_duplicate_is_refused_and_nothing_is_written(self):
+        run = importers.read(lib.ICOUNT)
+        with store.open_store(self.url) as db:
+            db.add_run(run, env_of(run))
+            before = (db.count("runs"), db.count("samples"))
+            with self.assertRaises(store.DuplicateRun) as ctx:
+                db.add_run(run, env_of(run))
+            self.assertIn("already recorded", str(ctx.exception))
+            self.assertEqual((db.count("runs"), db.count("samples")), before)
+
+    def test_a_failure_mid_run_leaves_nothing(self):
+        path = lib.icount_variant(lib.ICOUNT, os.path.join(self.tmp, "mid.json"), "0123abcd0123",
+                                  "2026-12-05T10:00:00+00:00")
+        run = importers.read(path)
+        with store.open_store(self.url) as db:
+            before = (db.count("runs"), db.count("series"), db.count("samples"))
+            original = db.insert_many
+
+            def failing(table, *args, **kw):
+                if table == "samples":
+                    raise RuntimeError("disk full (simulated)")
+                return original(table, *args, **kw)
+            db.insert_many = failing
+            with self.assertRaises(RuntimeError):
+                db.add_run(run, env_of(run))
+            db.insert_many = original
+            self.assertEqual((db.count("runs"), db.count("series"), db.count("samples")), before)
+            db.add_run(run, env_of(run))  # and the store is still usable
+            self.assertEqual(db.count("runs"), before[0] + 1)
+
+
+class SqliteTest(StoreChecks, unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sb-track-store-")
+        self.url = os.path.join(self.tmp, "sub", "track.sqlite")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_the_file_is_in_wal_mode(self):
+        store.open_store(self.url).close()
+        with sqlite3.connect(self.url) as conn:
+            self.assertEqual(conn.execute("PRAGMA journal_mode").fetchone()[0], "wal")
+
+    def test_a_newer_schema_is_refused_and_left_readable(self):
+        store.open_store(self.url).close()
+        with sqlite3.connect(self.url) as conn:
+            conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+        with self.assertRaises(TrackError) as ctx:
+            store.open_store(self.url)
+        msg = str(ctx.exception)
+        self.assertIn(self.url, msg)
+        self.assertIn("newer", msg)
+        self.assertEqual(len(msg.splitlines()), 1)
+        with sqlite3.connect(self.url) as conn:
+            self.assertEqual(conn.execute("SELECT value FROM meta").fetchone()[0], "99")
+
+    def test_a_file_that_is_not_a_store_is_named(self):
+        with open(os.path.join(self.tmp, "junk.sqlite"), "w") as f:
+            f.write("this is not a database\n" * 100)
+        with self.assertRaises(TrackError) as ctx:
+            store.open_store(os.path.join(self.tmp, "junk.sqlite"))
+        self.assertIn("junk.sqlite", str(ctx.exception))
+
+    def test_reading_a_missing_store_does_not_create_it(self):
+        with self.assertRaises(TrackError):
+            store.open_store(self.url, create=False)
+        self.assertFalse(os.path.exists(self.url))
+
+    def test_the_default_path_is_outside_the_checkout(self):
+        old = os.environ.pop(store.DB_ENV, None)
+        try:
+            path = store.default_db()
+            self.assertTrue(path.endswith(os.path.join("soapbench", "track.sqlite")), path)
+            self.assertFalse(os.path.abspath(path).startswith(lib.REPO + os.sep), path)
+            os.environ[store.DB_ENV] = "/x/y.sqlite"
+            self.assertEqual(store.default_db(), "/x/y.sqlite")
+        finally:
+            os.environ.pop(store.DB_ENV, None)
+            if old is not None:
+                os.environ[store.DB_ENV] = old
+
+
+class PostgresTest(StoreChecks, unittest.TestCase):
+    """A real PostgreSQL 15 server (Debian postgresql), not a mock."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cluster = lib.PostgresCluster().start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.cluster.stop()
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sb-track-store-")
+        # Each test in a database of its own.
+        import psycopg2
+        self.dbname = f"t_{self._testMethodName[5:40]}"
+        conn = psycopg2.connect(self.cluster.url)
+        conn.autocommit = True
+        conn.cursor().execute(f"CREATE DATABASE {self.dbname}")
+        conn.close()
+        self.url = self.cluster.url.rsplit("/", 1)[0] + "/" + self.dbname
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_two_machines_record_concurrently_and_read_back(self):
+        # Five runs each of two machines, made from real files: the machines' recorders run at
+        # the same time, each recording its files one by one (one transaction per run).
+        files = {"m1": [], "m2": []}
+        for machine in files:
+            for i in range(5):
+                files[machine].append(lib.gb_variant(
+                    lib.RUN1, os.path.join(self.tmp, f"{machine}-{i}.json"), f"c0ffee00000{i}",
+                    f"2026-12-0{i + 1}T10:00:00+00:00", lambda n, r, i=i: 1 + 0.01 * i,
+                    machine=machine))
+        procs = [subprocess.Popen([lib.PY, os.path.join(lib.TOOLS, "track"), "--db", self.url,
+                                   "record", "--no-probe", *files[m]], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True) for m in files]
+        outs = [p.communicate(timeout=300) for p in procs]
+        for p, (out, err) in zip(procs, outs):
+            self.assertEqual(p.returncode, 0, out + err)
+        with store.open_store(self.url) as db:
+            self.assertEqual(db.machines(), ["m1", "m2"])
+            for machine, paths in files.items():
+                rows = db.runs(machine, "parse_bench")
+                self.assertEqual([r.commit for r in rows], [f"c0ffee00000{i}" for i in range(5)])
+                for row, path in zip(rows, paths):
+                    self.assertEqual(db.repetitions(row.id), importers.read(path).samples)
+
+    def test_an_unreachable_server_is_one_line(self):
+        url = f"postgresql://postgres:secret@127.0.0.1:{lib.free_port()}/postgres"
+        proc = lib.track("import", lib.RESULTS, db=url, check=2, timeout=120)
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertIn("cannot connect to PostgreSQL", lines[0])
+        self.assertIn(f"127.0.0.1:{url.rsplit(':', 1)[1].split('/')[0]}", lines[0])
+        self.assertNotIn("secret", lines[0])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,188 @@
+"""What the tools/track tests share: paths, running the tool, result files made from real ones,
+a throw-away PostgreSQL cluster and a headless Chromium."""
+import copy
+import json
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+TOOLS = os.path.join(REPO, "tools")
+RESULTS = os.path.join(REPO, "results")
+DATA = os.path.join(REPO, "tests", "data")
+TRACK_DATA = os.path.join(DATA, "track")
+PY = "/usr/bin/python3"
+ICOUNT = os.path.join(RESULTS, "icount", "18c92917448a", "20261202-175341_6790742da1f5.json")
+RUN1 = os.path.join(DATA, "results", "parse_bench.run1.json")
+sys.dont_write_bytecode = True
+sys.path.insert(0, TOOLS)
+
+
+def track(*args, db=None, env=None, check=None, timeout=300):
+    """Runs tools/track; returns the CompletedProcess (check: the exit status wanted)."""
+    cmd = [PY, os.path.join(TOOLS, "track")] + (["--db", db] if db else []) + list(args)
+    full_env = dict(os.environ, **(env or {}))
+    full_env.pop("GITHUB_ACTIONS", None) if not (env and "GITHUB_ACTIONS" in env) else None
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=timeout, cwd=REPO, env=full_env)
+    if check is not None and proc.returncode != check:
+        raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}, wanted {check}\n"
+                             f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
+    return proc
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def dump(doc, path):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+    return path
+
+
+def icount_variant(path, out, commit, date, scale=None, build=None, key=None):
+    """A copy of a real tools/icount file as another commit measured it: scale(name) gives each
+    benchmark's factor, build updates the build facts, key the build key."""
+    doc = copy.deepcopy(load(path))
+    doc["context"]["git_sha"] = commit
+    doc["context"]["date"] = date
+    if scale:
+        doc["instructions"] = {k: v * scale(k) for k, v in doc["instructions"].items()}
+    if build:
+        doc["icount"]["build"] = dict(doc["icount"]["build"], **build)
+    if key:
+        doc["icount"]["build_key"] = key
+    return dump(doc, out)
+
+
+def gb_variant(path, out, commit, date, scale=None, machine=None, host=None):
+    """A copy of a real Google Benchmark file as another run measured it (times scaled by
+    scale(name, repetition index) if given)."""
+    doc = copy.deepcopy(load(path))
+    ctx = doc["context"]
+    ctx["git_sha"], ctx["date"] = commit, date
+    if machine:
+        ctx["machine_id"] = machine
+    if host:
+        ctx["host_name"] = host
+    if scale:
+        for e in doc["benchmarks"]:
+            f = scale(e.get("run_name", e["name"]), e.get("repetition_index", 0))
+            for k in ("real_time", "cpu_time"):
+                e[k] *= f
+    return dump(doc, out)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PostgresCluster:
+    """A throw-away PostgreSQL cluster: initdb in a temp folder, a free port on 127.0.0.1,
+    started and stopped by PID (as the `postgres` user when running as root: PostgreSQL refuses
+    to run as root)."""
+    BIN = "/usr/lib/postgresql/15/bin"
+
+    def __init__(self):
+        self.tmp = tempfile.mkdtemp(prefix="sb-track-pg-")  # data, socket and log
+        self.proc = None                                       # the postmaster
+        self.port = None
+        self.user = None                                       # run as (None: ourselves)
+        if os.geteuid() == 0:
+            self.user = "postgres"
+            pw = pwd.getpwnam("postgres")
+            os.chown(self.tmp, pw.pw_uid, pw.pw_gid)
+
+    @property
+    def url(self):
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self):
+        data = os.path.join(self.tmp, "data")
+        init = subprocess.run([os.path.join(self.BIN, "initdb"), "-D", data, "-A", "trust",
+                               "-U", "postgres", "-E", "UTF8", "--no-sync"], user=self.user,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=120)
+        if init.returncode != 0:
+            raise RuntimeError(f"initdb failed:\n{init.stdout}")
+        self.port = free_port()
+        with open(os.path.join(self.tmp, "postgres.log"), "w") as log:
+            self.proc = subprocess.Popen(
+                [os.path.join(self.BIN, "postgres"), "-D", data, "-p", str(self.port),
+                 "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.tmp}",
+                 "-c", "fsync=off"], user=self.user, stdout=log, stderr=subprocess.STDOUT)
+        import psycopg2
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                psycopg2.connect(self.url, connect_timeout=2).close()
+                return self
+            except psycopg2.OperationalError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("postgres did not start: " + self.log())
+                time.sleep(0.2)
+
+    def log(self):
+        with open(os.path.join(self.tmp, "postgres.log"), encoding="utf-8") as f:
+            return f.read()[-3000:]
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()  # SIGTERM: smart shutdown of the postmaster we started
+            try:
+                self.proc.wait(60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def chromium(width=1280, height=1600):
+    """(driver, profile folder) of a headless Chromium under chromedriver (Debian packages)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    profile = tempfile.mkdtemp(prefix="sb-track-chromium-")
+    opts = Options()
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+        opts.add_argument(arg)
+    opts.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    return driver, profile
+
+
+AA = os.path.join(TRACK_DATA, "aa_runs.json")
+
+
+def aa_file(index, out, scale=None, date=None, commit="aaaa00000000"):
+    """Google Benchmark JSON of A/A run `index` (tests/data/track/aa_runs.json): every
+    repetition as written; scale(name) multiplies the times of a benchmark."""
+    doc = load(AA)
+    run = doc["runs"][index]
+    ctx = dict(doc["context"], date=date or run["date"].replace("Z", "+00:00"), git_sha=commit)
+    entries = []
+    for name, real, cpu in zip(doc["benchmarks"], run["real_time"], run["cpu_time"]):
+        f = scale(name) if scale else 1.0
+        for i, (r, c) in enumerate(zip(real, cpu)):
+            entries.append({"name": name, "run_name": name, "run_type": "iteration",
+                            "repetitions": len(real), "repetition_index": i, "threads": 1,
+                            "iterations": 1000, "real_time": r * f, "cpu_time": c * f,
+                            "time_unit": "ns"})
+    return dump({"context": ctx, "benchmarks": entries}, out)
