@@ -16,6 +16,7 @@ import unittest
 # The default set (README "Benchmarks"); bench.stacks and bench.server_load only where their
 # peers and wrk were found.
 DEFAULT_SET = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.conformance",
+               "bench.conformance_suites",
                "bench.interop", "bench.stacks", "bench.server_load", "bench.compare"}
 ALWAYS = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.compare"}
 # Every label and what it selects (README "Benchmarks").
