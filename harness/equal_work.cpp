@@ -24,7 +24,9 @@ const Answer* majority(const std::vector<std::pair<const AdapterEntry*, Answer>>
   const Answer* best = nullptr;
   std::size_t best_count = 0;
   bool best_tie_breaker = false;
-  for (const auto& [adapter, answer] : votes) {
+  for (const auto& vote : votes) {
+    const Answer& answer = vote.second;  // a name, not a structured binding: clang 14's lambdas
+                                         // cannot capture those
     const std::size_t count = static_cast<std::size_t>(std::count_if(
         votes.begin(), votes.end(), [&](const auto& v) { return v.second == answer; }));
     const bool breaks = std::any_of(votes.begin(), votes.end(), [&](const auto& v) {
