@@ -104,6 +104,7 @@ function drawFigure(el) {
   if (el.dataset.drawn) return;
   el.dataset.drawn = "1";
   const fig = DATA.charts[el.dataset.chart];
+  el.classList.toggle("single", fig.specs.length === 1);  // one chart: the figure's full width
   for (const spec of fig.specs) {
     const box = document.createElement("div");
     box.className = "chart-box" + (spec.horizontal ? " tall" : "");
