@@ -26,7 +26,7 @@ if ls build/results/*.json >/dev/null 2>&1; then
   # History across runs (README "Results, reports and regression gating"): the default store.
   /usr/bin/python3 tools/track record build/results/*.json || status=1
   # tools/report prints "report: <path> (...)" and, with --summary, the fastest adapters per family.
-  /usr/bin/python3 tools/report --summary || status=1
+  /usr/bin/python3 tools/report --summary --html || status=1
 fi
 echo "== results and report: $(since "$t") s =="
 if [ "$status" -ne 0 ]; then

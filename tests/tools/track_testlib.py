@@ -11,6 +11,8 @@ import sys
 import tempfile
 import time
 
+from browser import chromium  # noqa: F401  (the tests' headless Chromium, shared)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 TOOLS = os.path.join(REPO, "tools")
@@ -150,22 +152,6 @@ class PostgresCluster:
                 self.proc.kill()
                 self.proc.wait(10)
         shutil.rmtree(self.tmp, ignore_errors=True)
-
-
-def chromium(width=1280, height=1600):
-    """(driver, profile folder) of a headless Chromium under chromedriver (Debian packages)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    profile = tempfile.mkdtemp(prefix="sb-track-chromium-")
-    opts = Options()
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
-        opts.add_argument(arg)
-    opts.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
-    return driver, profile
 
 
 AA = os.path.join(TRACK_DATA, "aa_runs.json")

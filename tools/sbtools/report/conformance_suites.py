@@ -129,21 +129,8 @@ def chart_points(doc, decode_geomeans):
 
 def speed_chart(points, charts):
     """Decode geomean (x, log) against not-wf rejected % (y), as the chart's Markdown."""
-    fig, ax = charts.plt.subplots(figsize=(8, 5))
-    for name, fmt, g, p in points:
-        ax.scatter([g], [p], color="tab:blue" if fmt == "xml" else "tab:orange",
-                   label=fmt.upper())
-        ax.annotate(name, (g, p), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    ax.set_xscale("log")
-    ax.set_xlabel("decode time, geometric mean over families (× the fastest of its format)")
-    ax.set_ylabel("not-well-formed documents rejected (%), as benchmarked")
-    ax.set_title("Speed against conformance (W3C XML suite, JSONTestSuite)")
-    ax.set_ylim(0, 105)
-    ax.grid(True, which="both", alpha=0.3)
-    handles, labels = ax.get_legend_handles_labels()
-    unique = dict(zip(labels, handles))
-    ax.legend(unique.values(), unique.keys())
-    return charts.save(fig, "conformance_vs_speed.svg", "speed against conformance")
+    return charts.save(charts.speed_scatter(points), "conformance_vs_speed.svg",
+                       "speed against conformance")
 
 
 def adapter_geomeans(ranking):

@@ -18,7 +18,7 @@ from sbtools.gbench import ResultError
 from sbtools.paths import BUILD_DIR, RESULTS_DIR, rel
 from sbtools.report import (classic, conformance, conformance_suites, decode, flags, floor,
                             interop, levels, links, load, memory, messaging, noisy, overhead,
-                            reproduction, roundtrip, scripting, stacks, statistics, summary,
+                            page, reproduction, roundtrip, scripting, stacks, statistics, summary,
                             sweep, under_load, wire, your_messages)
 from sbtools.report.data import Data
 from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
@@ -75,7 +75,11 @@ def parse_args(argv):
                          "without FILES: results/icount/<build-key>/ of the run's build, the "
                          "counts made at the run's commit on its machine, else the newest; with "
                          "FILES: none, and the report says so)")
-    ap.add_argument("--no-charts", action="store_true", help="tables only")
+    ap.add_argument("--no-charts", action="store_true", help="report.md with tables only")
+    ap.add_argument("--html", action="store_true",
+                    help="also write index.html (+ assets/): the report as a web page, the "
+                         "per-family answer first, sortable tables, Chart.js charts; opens from "
+                         "disk")
     return ap.parse_args(argv)
 
 
@@ -108,27 +112,33 @@ def sources(args, data):
     return found
 
 
-def section_texts(run, charts):
-    """[(title, markdown)] of the sections that have data; a section drawn from a document of
-    another run (matrices, load runs, instruction counts) starts by saying so."""
-    out = []
-    for module in SECTIONS:
-        d = module.compute(run)
-        if d:
-            note = run.stale_note(module.SOURCE) if module.SOURCE else ""
-            body = module.markdown(d, charts)
-            out.append((module.TITLE, f"{note}\n\n{body}" if note else body))
-    return out
+def computed(run):
+    """[(module, its compute() data or None)] of every section, in report order."""
+    return [(module, module.compute(run)) for module in SECTIONS]
+
+
+def section_markdown(run, module, d, charts):
+    """A section's Markdown; one drawn from a document of another run (matrices, load runs,
+    instruction counts) starts by saying so."""
+    note = run.stale_note(module.SOURCE) if module.SOURCE else ""
+    body = module.markdown(d, charts)
+    return f"{note}\n\n{body}" if note else body
+
+
+def section_texts(run, charts, sections=None):
+    """[(title, markdown)] of the sections that have data."""
+    return [(module.TITLE, section_markdown(run, module, d, charts))
+            for module, d in sections or computed(run) if d]
 
 
 def anchor(title):
     return re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-")
 
 
-def render(run, charts):
+def render(run, charts, sections=None):
     """report.md's text."""
     data = run.data
-    present = section_texts(run, charts)
+    present = section_texts(run, charts, sections)
     c = data.ctx
     lines = [f"# soapbench results — machine `{data.machine}`", "",
              f"*{c.get('cpu_model', '?')}, {c.get('compiler', '?')}; git `{c.get('git_sha', '?')}`; "
@@ -142,11 +152,11 @@ def render(run, charts):
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_report(run, no_charts=False):
+def write_report(run, no_charts=False, sections=None):
     charts_dir = os.path.join(run.out_dir, "charts")
     charts = None if no_charts else Charts(charts_dir, list(run.data.adapters),
                                            run.data.facts.families)
-    text = render(run, charts)
+    text = render(run, charts, sections)
     os.makedirs(run.out_dir, exist_ok=True)
     if charts is not None:
         # Charts this report no longer draws would be stale: remove them.
@@ -175,7 +185,10 @@ def main(argv=None):
                                   "writes them there; `--icount FILE` names one)")
         machine_dir = os.path.join(args.results_dir, args.machine or data.machine)
         run = Run(data, paths, argv, args.out_dir or machine_dir, bool(args.out_dir))
-        write_report(run, args.no_charts)
+        sections = computed(run)
+        write_report(run, args.no_charts, sections)
+        if args.html:
+            page.write_page(run, sections, section_markdown, anchor)
         if args.summary:
             summary.print_summary(run)
     except ResultError as e:

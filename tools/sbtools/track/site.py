@@ -16,11 +16,11 @@ import os
 import re
 import shutil
 
+from ..chartjs import copy_chart_js
 from . import TrackError, attribution, stats
 from .history import RUN_FACTOR
 from .metrics import metric
 
-CHART_JS = "/usr/share/javascript/chart.js/chart.min.js"  # Debian libjs-chart.js (3.9.1)
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "site_assets")
 MAX_CHANGE_GROUPS = 30   # newest change-point groups on the index page
 
@@ -182,10 +182,7 @@ def index_page(store, series, groups):
 
 def build(store, series, out, groups):
     """Writes the site into out; returns the number of pages."""
-    if not os.path.exists(CHART_JS):
-        raise TrackError(f"{CHART_JS}: missing (Debian libjs-chart.js; tools/setup.sh installs it)")
-    os.makedirs(out, exist_ok=True)
-    shutil.copyfile(CHART_JS, os.path.join(out, "chart.min.js"))
+    copy_chart_js(out, TrackError)
     for name in ("dashboard.js", "dashboard.css"):
         shutil.copyfile(os.path.join(ASSETS, name), os.path.join(out, name))
     pages = 1
