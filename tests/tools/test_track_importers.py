@@ -76,6 +76,8 @@ class ReadTest(unittest.TestCase):
         self.assertEqual(run.samples[("w3c-xml/library/fast/dom", "not_wf_rejected_pct")], [30.0])
         self.assertEqual(run.samples[("w3c-xml/policy/strict/sax", "crashes")], [1.0])
         self.assertIn(("json-test-suite/policy/lax/dom", "hangs"), run.samples)
+        from sbtools.track.metrics import METRICS
+        self.assertTrue(all(METRICS[m].analyzed and METRICS[m].exact for _b, m in run.samples))
 
     def test_build_is_the_result_tools_build(self):
         # The build of a Google Benchmark run is sbtools.buildkey's (simdjson's kernels
