@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sqlite3
+import statistics
 from dataclasses import dataclass
 
 from . import TrackError
@@ -173,7 +174,7 @@ class Store:
                  json.dumps(env, sort_keys=True))).fetchone()[0]
             ids = self._series_ids(run.machine, run.suite, run.samples.keys())
             self.insert_many("samples", ("series_id", "run_id", "n", "median", "reps"),
-                             [(ids[key], run_id, len(reps), _median(reps), json.dumps(reps))
+                             [(ids[key], run_id, len(reps), statistics.median(reps), json.dumps(reps))
                               for key, reps in run.samples.items()])
         return run_id
 
@@ -279,12 +280,6 @@ def _where(**filters):
     if not parts:
         return "", []
     return " WHERE " + " AND ".join(f"{k} = ?" for k, _v in parts), [v for _k, v in parts]
-
-
-def _median(values):
-    xs = sorted(values)
-    n = len(xs)
-    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
 class SqliteStore(Store):
