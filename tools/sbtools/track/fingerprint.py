@@ -10,8 +10,8 @@ import re
 import shutil
 import subprocess
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__)))))
+from sbtools.paths import REPO
+
 _ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
 
 
