@@ -15,6 +15,7 @@ from sbtools.gbench import ResultError, series_name
 from sbtools.report import conformance_suites
 
 from . import TrackError
+from .store import DATE_FORMAT
 
 KNOWN = ("Google Benchmark JSON, a tools/icount file or a matrix (" +
          ", ".join(store.MACHINE_FILES) + ")")
@@ -37,7 +38,7 @@ class Run:
 def utc(raw):
     """A context date (ISO 8601, with or without zone; naive = local) as YYYY-MM-DDTHH:MM:SSZ."""
     when = gbench.parse_date(raw)
-    return when.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ") if when else ""
+    return when.astimezone(dt.timezone.utc).strftime(DATE_FORMAT) if when else ""
 
 
 # --- Google Benchmark and tools/icount --------------------------------------------------------

@@ -17,6 +17,7 @@ from . import TrackError
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 DB_ENV = "SOAPBENCH_TRACK_DB"  # the store when --db is not given
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # a run's date in the store, UTC (sorts as text)
 _LOCK_ID = 0x50AB7  # PostgreSQL advisory lock held while a store's tables are created/migrated
 
 
@@ -40,7 +41,7 @@ def redact(url):
 
 
 def now_utc():
-    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return dt.datetime.now(dt.timezone.utc).strftime(DATE_FORMAT)
 
 
 class DuplicateRun(TrackError):
