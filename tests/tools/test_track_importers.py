@@ -6,6 +6,7 @@ import glob
 import json
 import os
 import shutil
+import sys
 import tempfile
 import unittest
 
@@ -59,6 +60,33 @@ class ReadTest(unittest.TestCase):
         c = cells[0]
         key = (f"{c['server_id']}/{c['parser']}/{c['family']}/{c['call']}/c{c['connections']}", "rps")
         self.assertEqual(run.samples[key], [r["rps"] for r in c["runs"]])  # every repetition
+
+    def test_every_kind_the_store_keeps_is_read(self):
+        from sbtools import store
+        self.assertEqual(set(importers._MATRICES), set(store.MACHINE_FILES))
+
+    def test_conformance_suites(self):
+        sys.path.insert(0, lib.HERE)
+        import test_conformance_suites as tcs
+        tmp = tempfile.mkdtemp(prefix="sb-track-suites-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        run = importers.read(lib.dump(tcs.document(), os.path.join(tmp, "suites.json")))
+        self.assertEqual((run.suite, run.machine, run.commit), ("conformance_suites", "m", "s"))
+        self.assertEqual(run.samples[("w3c-xml/policy/fast/dom", "valid_accepted_pct")], [90.0])
+        self.assertEqual(run.samples[("w3c-xml/library/fast/dom", "not_wf_rejected_pct")], [30.0])
+        self.assertEqual(run.samples[("w3c-xml/policy/strict/sax", "crashes")], [1.0])
+        self.assertIn(("json-test-suite/policy/lax/dom", "hangs"), run.samples)
+        from sbtools.track.metrics import METRICS
+        self.assertTrue(all(METRICS[m].analyzed and METRICS[m].exact for _b, m in run.samples))
+
+    def test_build_is_the_result_tools_build(self):
+        # The build of a Google Benchmark run is sbtools.buildkey's (simdjson's kernels
+        # included), keyed as tools/icount keys builds.
+        from sbtools import buildkey
+        run = importers.read(lib.RUN1)
+        self.assertEqual(run.build, buildkey.context_build(lib.load(lib.RUN1)["context"]))
+        self.assertIn("simdjson_kernels", run.build)
+        self.assertEqual(run.build_key, buildkey.icount_build_key(run.build))
 
     def test_matrices_take_commit_and_date_from_their_run(self):
         folder = os.path.join(lib.RESULTS, "bab0702471ef")

@@ -61,6 +61,7 @@ def load(path):
 def dump(doc, path):
     with open(path, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1)
+    return path
 
 
 def scaled(doc, pattern, factor):

@@ -1,7 +1,6 @@
 """What the tools/track tests share: paths, running the tool, result files made from real ones,
 a throw-away PostgreSQL cluster and a headless Chromium."""
 import copy
-import json
 import os
 import pwd
 import shutil
@@ -14,16 +13,13 @@ import time
 from browser import chromium  # noqa: F401  (the tests' headless Chromium, shared)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-TOOLS = os.path.join(REPO, "tools")
+sys.path.insert(0, HERE)
+from tools_common import PY, REPO, RUN1, TOOLS, dump, load  # noqa: E402,F401  (the tools' tests')
+
 RESULTS = os.path.join(REPO, "results")
 DATA = os.path.join(REPO, "tests", "data")
 TRACK_DATA = os.path.join(DATA, "track")
-PY = "/usr/bin/python3"
 ICOUNT = os.path.join(RESULTS, "icount", "18c92917448a", "20261202-175341_6790742da1f5.json")
-RUN1 = os.path.join(DATA, "results", "parse_bench.run1.json")
-sys.dont_write_bytecode = True
-sys.path.insert(0, TOOLS)
 
 
 def track(*args, db=None, env=None, check=None, timeout=300):
@@ -39,20 +35,9 @@ def track(*args, db=None, env=None, check=None, timeout=300):
     return proc
 
 
-def load(path):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
 def text(path):
     with open(path, encoding="utf-8") as f:
         return f.read()
-
-
-def dump(doc, path):
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1)
-    return path
 
 
 def icount_variant(path, out, commit, date, scale=None, build=None, key=None):

@@ -6,7 +6,7 @@ from collections import OrderedDict
 from sbtools import names
 
 
-def _kv(value):
+def packed(value):
     """'a=1;b=2' -> {'a': '1', 'b': '2'} (the context's packed values)."""
     return dict(x.split("=", 1) for x in str(value).split(";") if "=" in x)
 
@@ -16,7 +16,7 @@ def adapter_rows(ctx):
     rows = OrderedDict()
     for k, v in ctx.items():
         if k.startswith("adapter:"):
-            flags = _kv(v)
+            flags = packed(v)
             flags["registry"] = k[len("adapter:"):]
             rows.setdefault(names.field(flags["registry"]), flags)
     return rows
@@ -44,7 +44,7 @@ class Facts:
         self.links = []     # [(name, bits/s, rtt s)]; loopback (0 bit/s) is measured, not modelled
         for k, v in ctx.items():
             if k.startswith("link:"):
-                kv = _kv(v)
+                kv = packed(v)
                 bps, rtt = float(kv.get("bits_per_second", 0)), float(kv.get("rtt_seconds", 0))
                 if bps > 0:
                     self.links.append((k[5:], bps, rtt))
@@ -54,7 +54,7 @@ class Facts:
         if not self.links or not all(self.model.values()):
             self.missing.append("link:<name>, link_model:*")
             self.links = []
-        self.round_trips = {k[8:]: int(_kv(v).get("round_trips", 0))  # variant -> round trips
+        self.round_trips = {k[8:]: int(packed(v).get("round_trips", 0))  # variant -> round trips
                             for k, v in ctx.items() if k.startswith("variant:")}
         self.adapters = adapter_rows(ctx)  # bench name -> registry row
 

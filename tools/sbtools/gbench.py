@@ -4,6 +4,7 @@ Standard library only; run with /usr/bin/python3 (Debian's, which also has matpl
 for the other modules).
 """
 import datetime as _dt
+import hashlib
 import json
 import os
 import re
@@ -19,19 +20,38 @@ _GB_FIELDS = {
     "label", "skipped", "skip_message",
 }
 _UNIT_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-_ITER_SUFFIX = re.compile(r"/(?:iterations|repeats):\d+")
+# Suffixes Google Benchmark appends for how a benchmark ran, not what it measures
+# (benchmark_names.json's "suffixes"): the ones names are paired by without, and all of them.
+_PAIR_SUFFIX = re.compile(r"/(?:iterations|repeats):[^/]+")
+_RUN_SUFFIX = re.compile(r"/(?:iterations|repeats|min_time|min_warmup_time):[^/]+")
 
 
 class ResultError(Exception):
     """A file that is not what a tool expected (message is for the user)."""
 
 
-def load_json(path):
+def read_json(path):
+    """(document, SHA-256 of the file's bytes); ResultError naming the file and why not
+    (unreadable, not UTF-8, not JSON: truncated when it ends inside a value)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, ValueError) as e:
-        raise ResultError(f"{path}: cannot read JSON: {e}") from e
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise ResultError(f"{path}: cannot read JSON: {e.strerror}") from e
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ResultError(f"{path}: cannot read JSON: not UTF-8 text") from e
+    except ValueError as e:
+        where = f" at line {e.lineno}" if hasattr(e, "lineno") else ""
+        cut = " (truncated?)" if e.msg.startswith("Unterminated") or \
+            e.pos >= len(raw.rstrip()) - 2 else ""
+        raise ResultError(f"{path}: cannot read JSON: not valid JSON{cut}: {e.msg}{where}") from e
+    return doc, hashlib.sha256(raw).hexdigest()
+
+
+def load_json(path):
+    return read_json(path)[0]
 
 
 def is_gb(doc):
@@ -54,7 +74,14 @@ def machine_id(doc):
 def pair_name(name):
     """The name benchmarks are paired by: without Google Benchmark's /iterations:N and /repeats:N
     suffixes (fixed-iteration mode and per-benchmark repetitions add them)."""
-    return _ITER_SUFFIX.sub("", name)
+    return _PAIR_SUFFIX.sub("", name)
+
+
+def series_name(name):
+    """The name a history's series is named by (tools/track): without every suffix of how the
+    benchmark ran, /min_time:T (the default set's tail) too, so a changed minimum time
+    continues its series."""
+    return _RUN_SUFFIX.sub("", name)
 
 
 def bench_kind(doc, path=""):
@@ -77,6 +104,11 @@ def bench_kind(doc, path=""):
     if names and all(n.startswith(("roundtrip/", "messaging/")) for n in names):
         return "roundtrip_bench"
     return "parse_bench"
+
+
+def is_number(v):
+    """A JSON number that is a value: not a bool, not NaN."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v
 
 
 def parse_date(raw):
@@ -109,7 +141,8 @@ class Result:
         self.times = []                 # real_time per repetition, ns
         self.cpu_times = []             # cpu_time per repetition, ns
         self.rep_counters = []          # counters per repetition
-        self.agg = {}                   # aggregate name -> (real_time ns or fraction, counters)
+        self.agg = {}                   # aggregate name -> (real_time ns or fraction, counters,
+                                        #                   cpu_time ns or fraction)
         self.error = None               # the error or skip message, None when it ran
         self.iterations = 0             # iterations of the last repetition
 
@@ -155,8 +188,7 @@ class Result:
 
 
 def _counters(entry):
-    return {k: float(v) for k, v in entry.items()
-            if k not in _GB_FIELDS and isinstance(v, (int, float)) and not isinstance(v, bool)}
+    return {k: float(v) for k, v in entry.items() if k not in _GB_FIELDS and is_number(v)}
 
 
 def results_of(doc):
@@ -167,16 +199,18 @@ def results_of(doc):
         r = out.get(name)
         if r is None:
             r = out[name] = Result(name)
-        if e.get("error_occurred") or (e.get("skipped") and e.get("skip_message")):
-            r.error = str(e.get("error_message") or e.get("skip_message") or "error")
+        if e.get("error_occurred") or e.get("skipped"):
+            # A skipped entry measured nothing, with a message or without (its times are 0).
+            r.error = str(e.get("error_message") or e.get("skip_message") or
+                          ("error" if e.get("error_occurred") else "skipped"))
             continue
         scale = _UNIT_NS.get(str(e.get("time_unit", "ns")), 1.0)
         if e.get("run_type", "iteration") == "aggregate":
             agg = str(e.get("aggregate_name", ""))
             if agg == "cv" or e.get("aggregate_unit") == "percentage":
-                r.agg[agg] = (float(e.get("real_time", 0.0)), _counters(e))
-            else:
-                r.agg[agg] = (float(e.get("real_time", 0.0)) * scale, _counters(e))
+                scale = 1.0  # a fraction, whatever time_unit says
+            r.agg[agg] = (float(e.get("real_time", 0.0)) * scale, _counters(e),
+                          float(e.get("cpu_time", 0.0)) * scale)
             continue
         r.times.append(float(e.get("real_time", 0.0)) * scale)
         r.cpu_times.append(float(e.get("cpu_time", 0.0)) * scale)

@@ -48,11 +48,17 @@ def min_ci_n(level=CI_LEVEL):
 
 
 def mann_whitney_p(a, b):
-    """Two-sided Mann-Whitney U p of two samples (scipy; 1.0 when every value is the same)."""
+    """Two-sided Mann-Whitney U p of two samples (scipy): exact without ties up to 50 values (9
+    against 9 reach 4e-5, the normal approximation only 3e-4, too little for Benjamini-Hochberg
+    over hundreds of benchmarks), the normal approximation otherwise; 1.0 when every value is
+    the same."""
     from scipy.stats import mannwhitneyu  # only the statistics need scipy
-    if len(set(a) | set(b)) == 1:
+    values = list(a) + list(b)
+    if len(set(values)) <= 1:
         return 1.0
-    return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+    exact = len(set(values)) == len(values) and len(values) <= 50
+    return float(mannwhitneyu(a, b, alternative="two-sided",
+                              method="exact" if exact else "asymptotic").pvalue)
 
 
 def separated(a, b, alpha=RANK_ALPHA):

@@ -141,6 +141,28 @@ def stored_icount_files(results_dir):
                   key=os.path.basename)
 
 
+def legacy_icount_files(machine_dir):
+    """Instruction counts written before counts were keyed by build:
+    results/<machine-id>/icount/<date>_<sha>.json (tools/compare still reads them by path)."""
+    found = glob.glob(os.path.join(machine_dir, "icount", "*.json"))
+    return sorted((p for p in found if os.path.basename(p) != "baseline.json"),
+                  key=os.path.basename)
+
+
+def stored_files(results_dir=RESULTS_DIR):
+    """Every stored result file of a results/ folder (baselines, copies of stored runs, left
+    out): each machine folder's benchmark runs, matrices and load runs (older folders' single
+    <kind>.json included) and older instruction counts, then results/icount/<key>/ runs."""
+    out = []
+    for machine in machine_dirs(results_dir):
+        folder = os.path.join(results_dir, machine)
+        out += [p for _stamp, _sha, _bench, p in run_files(folder)]
+        for tool in MACHINE_FILES:
+            out += machine_files(folder, tool)
+        out += legacy_icount_files(folder)
+    return out + stored_icount_files(results_dir)
+
+
 def _same_build(a, b):
     """Whether two parse_bench contexts name the same build as far as a context tells
     (compiler, build type, library versions; the rest of the key only tools/icount sees)."""

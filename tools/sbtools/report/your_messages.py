@@ -11,7 +11,7 @@ render() into Markdown; the ranking words follow the report's rule (sbtools.stat
 import math
 from collections import OrderedDict, defaultdict
 
-from sbtools import gbench, stats
+from sbtools import facts, gbench, names, stats
 
 TITLE = "Your messages"
 SOURCE = None  # the compare documents are among the run's benchmark files
@@ -25,12 +25,9 @@ def is_compare(doc):
 
 def split_name(name):
     """(level, adapter, family, message) of a compare benchmark name, or None."""
-    parts = gbench.pair_name(name).split("/", 3)
-    return tuple(parts) if len(parts) == 4 and parts[0] in LEVELS else None
-
-
-def _kv(value):
-    return dict(p.split("=", 1) for p in str(value).split(";") if "=" in p)
+    f = names.fields(gbench.pair_name(name), "level")  # the message, the last field, may hold '/'
+    return (f["level"], f["adapter"], f["family"], f["file"]) if f and f["level"] in LEVELS \
+        else None
 
 
 def messages(doc):
@@ -38,7 +35,7 @@ def messages(doc):
     out = OrderedDict()
     for k, v in gbench.context(doc).items():
         if k.startswith("compare_file:"):
-            out[k[len("compare_file:"):]] = _kv(v)
+            out[k[len("compare_file:"):]] = facts.packed(v)
     return out
 
 

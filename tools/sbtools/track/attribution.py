@@ -12,7 +12,8 @@ import re
 import subprocess
 from dataclasses import dataclass
 
-from .fingerprint import REPO
+from sbtools import facts, names
+from sbtools.paths import REPO
 
 # Fields every benchmark depends on, whatever its library.
 GLOBAL_FIELDS = ("compiler", "build", "glibc", "isa_level", "valgrind", "simdjson_kernels",
@@ -96,23 +97,19 @@ def _token(text):
 
 
 def library_of(benchmark, context):
-    """The library behind a benchmark (level/adapter/family/file), from the run context's
-    `adapter:<name>` rows (library=...): the longest adapter name the benchmark's adapter
-    segment starts with (parse/libxml2-dom-direct/... is libxml2's); None for floors, round
-    trips and the like."""
-    parts = benchmark.split("/")
-    if len(parts) < 2:
+    """The library behind a benchmark: its adapter (or encoder) field by the name schema
+    (sbtools.names), looked up in the run context's `adapter:<name>` rows (library=...): the
+    longest adapter name the field starts with (parse/libxml2-dom-direct/... is libxml2's);
+    None for floors, round trips and the like."""
+    got = names.parse(benchmark)[1]
+    slug = got.get("adapter") or got.get("encoder")
+    if not slug:
         return None
-    slug = parts[1]
     best = None
-    for key, row in context.items():
-        if not key.startswith("adapter:"):
-            continue
-        name = key[len("adapter:"):].replace("/", "-")
-        m = re.search(r"(?:^|;)library=([^;]+)", str(row))
-        if m and (slug == name or slug.startswith(name + "-")) and \
+    for name, row in facts.adapter_rows(context).items():
+        if row.get("library") and (slug == name or slug.startswith(name + "-")) and \
                 (best is None or len(name) > len(best[0])):
-            best = (name, m.group(1))
+            best = (name, row["library"])
     return best[1] if best else None
 
 

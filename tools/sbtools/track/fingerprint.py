@@ -10,8 +10,10 @@ import re
 import shutil
 import subprocess
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__)))))
+from sbtools.paths import REPO
+
+from .store import DATE_FORMAT
+
 _ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
 
 
@@ -180,7 +182,7 @@ def measured_here(context, date, fingerprint, max_age_hours=24):
     if mhz and here and abs(float(mhz) / here - 1) > 0.05:  # same name, another host
         return False
     try:
-        when = dt.datetime.strptime(date, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
+        when = dt.datetime.strptime(date, DATE_FORMAT).replace(tzinfo=dt.timezone.utc)
     except ValueError:
         return False
     age = dt.datetime.now(dt.timezone.utc) - when

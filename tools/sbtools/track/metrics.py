@@ -29,6 +29,11 @@ METRICS = {
     "rps": Metric("requests/s", exact=False, lower_better=False, analyzed=True),
     "cpu_us_per_call": Metric("us", exact=False, lower_better=True, analyzed=True),
     "tps": Metric("calls/s", exact=False, lower_better=False, analyzed=True),
+    # the standard suites (soapbench conformance --suite)
+    "valid_accepted_pct": Metric("%", exact=True, lower_better=False, analyzed=True),
+    "not_wf_rejected_pct": Metric("%", exact=True, lower_better=False, analyzed=True),
+    "crashes": Metric("documents", exact=True, lower_better=True, analyzed=True),
+    "hangs": Metric("documents", exact=True, lower_better=True, analyzed=True),
 }
 
 

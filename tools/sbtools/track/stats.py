@@ -1,11 +1,13 @@
 """The statistics the tracker states: the Hodges-Lehmann shift with its distribution-free
-interval, the Mann-Whitney p, Benjamini-Hochberg over many benchmarks, the noise floor a series
+interval, the Mann-Whitney p (sbtools.stats'), Benjamini-Hochberg over many benchmarks, the noise floor a series
 learns from its own history, and the noise band drawn around it.
 
 Shifts are relative (head / base - 1) and estimated on logarithms: a timing moves by a factor,
 and the Hodges-Lehmann estimate of log ratios is symmetric in which side is the base."""
 import math
-from statistics import NormalDist
+from statistics import NormalDist, median  # noqa: F401  (the tracker's median is the stdlib's)
+
+from sbtools.stats import mann_whitney_p  # noqa: F401  (the one Mann-Whitney test)
 
 LEVEL = 0.95          # confidence of every interval stated
 FLOOR_WINDOW = 100    # the noise floor looks at the last this many changes (as rustc-perf does)
@@ -21,10 +23,6 @@ def quantile(values, q):
     lo = math.floor(pos)
     hi = min(lo + 1, len(xs) - 1)
     return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
-
-
-def median(values):
-    return quantile(values, 0.5)
 
 
 def hodges_lehmann(base, head, level=LEVEL):
@@ -43,19 +41,6 @@ def hodges_lehmann(base, head, level=LEVEL):
     k = max(k, 0)
     lo, hi = diffs[k], diffs[len(diffs) - 1 - k]
     return math.expm1(est), math.expm1(lo), math.expm1(hi)
-
-
-def mann_whitney_p(base, head):
-    """Two-sided Mann-Whitney U p (scipy): exact without ties up to 50 values (9 against 9
-    reach 4e-5, the normal approximation only 3e-4, too little for Benjamini-Hochberg over
-    hundreds of benchmarks), the normal approximation otherwise; 1.0 when all values are equal."""
-    from scipy.stats import mannwhitneyu  # only the timing gate needs scipy
-    values = list(base) + list(head)
-    if len(set(values)) <= 1:
-        return 1.0
-    exact = len(set(values)) == len(values) and len(values) <= 50
-    return float(mannwhitneyu(head, base, alternative="two-sided",
-                              method="exact" if exact else "asymptotic").pvalue)
 
 
 def benjamini_hochberg(pvalues, q):

@@ -10,12 +10,14 @@ import json
 import os
 import re
 import sqlite3
+import statistics
 from dataclasses import dataclass
 
 from . import TrackError
 from .schema import MIGRATIONS, SCHEMA_VERSION
 
 DB_ENV = "SOAPBENCH_TRACK_DB"  # the store when --db is not given
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # a run's date in the store, UTC (sorts as text)
 _LOCK_ID = 0x50AB7  # PostgreSQL advisory lock held while a store's tables are created/migrated
 
 
@@ -39,7 +41,7 @@ def redact(url):
 
 
 def now_utc():
-    return dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return dt.datetime.now(dt.timezone.utc).strftime(DATE_FORMAT)
 
 
 class DuplicateRun(TrackError):
@@ -173,7 +175,7 @@ class Store:
                  json.dumps(env, sort_keys=True))).fetchone()[0]
             ids = self._series_ids(run.machine, run.suite, run.samples.keys())
             self.insert_many("samples", ("series_id", "run_id", "n", "median", "reps"),
-                             [(ids[key], run_id, len(reps), _median(reps), json.dumps(reps))
+                             [(ids[key], run_id, len(reps), statistics.median(reps), json.dumps(reps))
                               for key, reps in run.samples.items()])
         return run_id
 
@@ -279,12 +281,6 @@ def _where(**filters):
     if not parts:
         return "", []
     return " WHERE " + " AND ".join(f"{k} = ?" for k, _v in parts), [v for _k, v in parts]
-
-
-def _median(values):
-    xs = sorted(values)
-    n = len(xs)
-    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
 class SqliteStore(Store):

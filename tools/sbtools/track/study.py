@@ -26,6 +26,9 @@ import time
 
 import numpy as np
 
+from sbtools.gbench import load_json
+from sbtools.paths import REPO
+
 from . import changepoints, gate, history, importers, stats, store
 
 # A slice of the default set that runs in about 10 s of CPU: decode of three seed calls in an
@@ -33,8 +36,6 @@ from . import changepoints, gate, history, importers, stats, store
 # (the set's headline: --core-repetitions, 5 repetitions).
 AA_FILTER = (r"^(decode/[^/]+/(soap11-rpc-encoded|jsonrpc)/(getRate\.call|add\.call|complex\.call)"
              r"|parse/[^/]+/soap11-rpc-encoded/respond\.64KB\.response)")
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
-    __file__)))))
 WINDOW = 50        # runs in an A/A series (the issue's figure)
 AFTER = 5          # runs after a planted change by which it must be found
 SHIFTS = (0.05, 0.10, 0.20, 0.30, 0.50, 1.00, 2.00, 3.00)
@@ -302,11 +303,6 @@ def power(aa_folder, trials):
 
 # --- the planted slower adapter (instruction counts) ----------------------------------------
 
-def _load_json(path):
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
-
-
 def icount_power(build, work, stride):
     """parse_bench relinked with a pugixml parse that does about 0.5% more work (a stride loop,
     as gate_check.py plants 2%), counted by tools/icount, gated against the unchanged build."""
@@ -327,7 +323,7 @@ def icount_power(build, work, stride):
     exe = gate_check.variant(build, variant_dir, source, inject)
     slow_path = os.path.join(work, "slow.json")
     gate_check.counts(exe, slow_path)
-    doc = _load_json(slow_path)
+    doc = load_json(slow_path)
     doc["context"]["git_sha"] = "planted0slow"  # the commit that made it slower
     with open(slow_path, "w", encoding="utf-8") as f:
         json.dump(doc, f)
@@ -336,7 +332,7 @@ def icount_power(build, work, stride):
         db.add_run(base, {"build": base.build, "git": {}})
         head = importers.read(slow_path)
         result = gate.run_gate(db, [head], {"build": head.build})
-    base_counts = _load_json(base_path)["instructions"]
+    base_counts = load_json(base_path)["instructions"]
     moves = {k: v / base_counts[k] - 1 for k, v in doc["instructions"].items() if k in base_counts}
     # The planted loop is in PugixmlDom::parse, which both pugixml adapters (dom, dom-inplace)
     # run: their parse rows are the planted ones (gate_check.py's pugixml pattern).
