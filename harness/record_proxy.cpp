@@ -236,6 +236,7 @@ void ProxyConnection::on_answer(error_code ec) {
                        false);
   }
   answer_ = answer_parser_->release();
+  ++shared_.forwarded;
   exchange_.status = answer_.result_int();
   exchange_.response_content_type = std::string(answer_[http::field::content_type]);
   exchange_.response_at_us = shared_.us_since_start();
@@ -258,15 +259,10 @@ void ProxyConnection::write_answer() {
 
 void ProxyConnection::on_answer_written(error_code ec) {
   if (ec) return close_client();
-  if (failed_) {
-    ++shared_.failed;
-  } else {
-    ++shared_.forwarded;
-    if (shared_.writer != nullptr && !request_.body().empty()) {
-      exchange_.request_body = std::move(request_.body());
-      exchange_.response_body = std::move(answer_.body());
-      shared_.writer->add(std::move(exchange_));
-    }
+  if (!failed_ && shared_.writer != nullptr && !request_.body().empty()) {
+    exchange_.request_body = std::move(request_.body());
+    exchange_.response_body = std::move(answer_.body());
+    shared_.writer->add(std::move(exchange_));
   }
   if (!client_keep_alive_) return close_client();
   read_request();
@@ -283,6 +279,7 @@ bool ProxyConnection::retry_stale() {
 void ProxyConnection::reply_error(http::status status, const std::string& why, bool close) {
   close_upstream();
   failed_ = true;
+  ++shared_.failed;
   if (close) client_keep_alive_ = false;
   answer_ = {};
   answer_.version(11);

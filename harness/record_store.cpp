@@ -95,7 +95,8 @@ bool RecordStore::keep(const RecordedExchange& e) {
   auto common = [&](const Sniffed& s) {
     std::string f;
     if (!s.format.empty()) f += string_field("format", s.format);
-    const std::string& family = s.family.empty() ? call.family : s.family;
+    // The exchange's family is its request's: a fault, say, does not tell the SOAP style.
+    const std::string& family = call.family.empty() ? s.family : call.family;
     if (!family.empty()) f += string_field("family", family);
     if (!operation.empty()) f += string_field("operation", operation);
     return f;
