@@ -26,5 +26,7 @@ void add_interop_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 // soapbench load --url URL --protocol P --call NAME (--connections N,… | --rate R,…): load points.
 void add_load_command(CLI::App& app);
+// soapbench record --upstream URL --out DIR [--listen ADDR]: the recording reverse proxy.
+void add_record_command(CLI::App& app);
 
 }  // namespace sb::cli

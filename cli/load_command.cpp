@@ -18,6 +18,7 @@
 #include "harness/corpus.h"
 #include "harness/load_generator.h"
 #include "harness/load_report.h"
+#include "harness/replay_plan.h"
 
 namespace sb::cli {
 
@@ -42,6 +43,9 @@ struct LoadOptions {
   bool no_tls_resume = false;                   // https: a full handshake on every reconnect
   std::string corpus_dir;                       // empty: default_corpus_dir()
   std::string json_out;                         // --json FILE
+  std::string replay;                           // --replay DIR: a recorded folder
+  std::string order = "recorded";               // --order: recorded | round-robin
+  std::vector<double> replay_rates;             // --replay-rate: open loop, recorded rate × each
 };
 
 // The open-loop pool when --connections is not given with --rate.
@@ -117,15 +121,68 @@ void write_json(const std::string& path, const LoadContext& context,
   if (!out) fail("cannot write " + path);
 }
 
+// The recorded folder's calls (--replay); exits 1 when it cannot be read.
+ReplayPlan replay_calls(const LoadOptions& o, Url& url, LoadContext& context) {
+  if (!o.call.empty() || !o.protocol.empty())
+    fail("--replay sends the recorded requests: no --call or --protocol");
+  std::string error;
+  std::optional<Url> parsed = parse_url(o.url, error);
+  if (!parsed) fail(o.url + ": " + error);
+  url = std::move(*parsed);
+  try {
+    ReplayPlan replay = read_replay(o.replay, url);
+    std::size_t bytes = 0;
+    for (const LoadCall& c : replay.calls) bytes += c.request.size();
+    context = {o.url,           "replay",        o.replay,
+               o.order,         o.server_parser, bytes / replay.calls.size(),
+               o.server_pid,    o.threads,       url.tls,
+               !o.no_tls_resume};
+    fmt::print(stderr, "replay: {} recorded requests from {} ({} judged by status alone)\n",
+               replay.calls.size(), o.replay, replay.status_only);
+    for (const std::string& note : replay.notes) fmt::print(stderr, "replay: {}\n", note);
+    return replay;
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+}
+
+// The points of a replay: --connections, --rate, or --replay-rate (the recorded schedule).
+std::vector<PointConfig> replay_points(const LoadOptions& o, const ReplayPlan& replay) {
+  if (!o.replay_rates.empty() && !o.rates.empty()) fail("--replay-rate or --rate, not both");
+  LoadOptions uniform = o;
+  if (!o.replay_rates.empty()) {
+    if (replay.period.count() <= 0)
+      fail("--replay-rate needs two requests recorded at different times");
+    uniform.rates.clear();
+    for (double f : o.replay_rates)  // the recorded rate × f; the schedule says when each is due
+      uniform.rates.push_back(f * static_cast<double>(replay.calls.size()) * 1e9 /
+                              static_cast<double>(replay.period.count()));
+  }
+  std::vector<PointConfig> points = plan(uniform);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    points[i].round_robin = o.order == "round-robin";
+    if (!o.replay_rates.empty())
+      scale_replay(replay, o.replay_rates[i], points[i].offsets, points[i].period);
+  }
+  return points;
+}
+
 // Runs every point; exit status 2 when any had errors.
 void run(const LoadOptions& o) {
   Url url;
   LoadContext context;
-  const LoadCall call = load_call(o, url, context);
+  if (o.replay.empty() && (o.call.empty() || o.protocol.empty()))
+    fail("--call and --protocol are required (or --replay DIR)");
+  if (o.replay.empty() && !o.replay_rates.empty()) fail("--replay-rate needs --replay");
+  ReplayPlan replay;
+  if (!o.replay.empty())
+    replay = replay_calls(o, url, context);
+  else
+    replay.calls.push_back(load_call(o, url, context));
   std::vector<LoadPoint> points;
-  for (const PointConfig& config : plan(o)) {
+  for (const PointConfig& config : o.replay.empty() ? plan(o) : replay_points(o, replay)) {
     try {
-      points.push_back({config, run_load_point(call, url, config)});
+      points.push_back({config, run_load_point(replay.calls, url, config)});
     } catch (const std::exception& e) {
       fail(e.what());
     }
@@ -144,8 +201,26 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
   add_target_options(cmd, o.url, o.protocol, o.style);
   cmd->add_option("--call", o.call,
                   "Corpus call to send: getRate, add, respond.2500B, … (the file "
-                  "corpus/<family>/<NAME>.call.*)")
-      ->required();
+                  "corpus/<family>/<NAME>.call.*); required without --replay");
+  cmd->get_option("--protocol")
+      ->required(false)
+      ->description("Protocol to speak (required without --replay)");
+  cmd->add_option("--replay", o.replay,
+                  "A folder soapbench record wrote: send its recorded requests (target, "
+                  "Content-Type, SOAPAction as recorded; --url's path, if any, for all) and "
+                  "judge each answer by its recorded status and, where the recording shows the "
+                  "service deterministic and the answer decodes, its decoded body")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--order", o.order,
+                  "--replay: recorded (the run's k-th call sends request k mod n) or "
+                  "round-robin (each connection cycles through all requests from its own start)")
+      ->check(CLI::IsMember({"recorded", "round-robin"}))
+      ->capture_default_str();
+  cmd->add_option("--replay-rate", o.replay_rates,
+                  "--replay, open loop: each request due at its recorded time divided by F (the "
+                  "recorded rate × F, the recording repeated); a list sweeps")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--server-parser", o.server_parser, "Sent as X-Parser: the server's adapter");
   cmd->add_option("--connections", o.connections,
                   "Closed loop: connections, each sending its next call on the answer; a list "

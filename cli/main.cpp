@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   sb::cli::add_serve_command(app);
   sb::cli::add_interop_command(app);
   sb::cli::add_load_command(app);
+  sb::cli::add_record_command(app);
   sb::cli::add_compare_command(app);
   try {
     app.parse(argc, argv);

@@ -17,7 +17,7 @@ std::optional<LoadError> AnswerJudge::judge(int status, std::string_view body, b
   decoded = false;
   ++answers_;
   // Byte-equal to an answer found right: right (a fault or any other answer differs).
-  if (status == 200 && !right_.empty() && body == right_ && answers_ % decode_every_ != 0)
+  if (status == call_.status && !right_.empty() && body == right_ && answers_ % decode_every_ != 0)
     return std::nullopt;
   decoded = true;
   const std::optional<LoadError> error = decode_and_check(status, body);
@@ -26,6 +26,12 @@ std::optional<LoadError> AnswerJudge::judge(int status, std::string_view body, b
 }
 
 std::optional<LoadError> AnswerJudge::decode_and_check(int status, std::string_view body) {
+  const std::string http = "HTTP " + std::to_string(status);
+  if (!call_.check_body) {
+    if (status == call_.status) return std::nullopt;
+    why_ = http + ", expected " + std::to_string(call_.status);
+    return LoadError::http_status;
+  }
   buffer_.assign(body);
   rpc::DecodeContext context;
   context.protocol = rpc::protocol_of(call_.family);
@@ -33,22 +39,22 @@ std::optional<LoadError> AnswerJudge::decode_and_check(int status, std::string_v
   rpc::Message m;
   DecodeReport report;
   const Status decode = adapter_->decode(buffer_, context, m, report);
-  const std::string http = "HTTP " + std::to_string(status);
   if (!decode.ok()) {
     why_ = http + ", body does not decode: " + decode.describe().substr(0, 200);
-    return status == 200 ? LoadError::wrong_answer : LoadError::http_status;
+    return status == call_.status ? LoadError::wrong_answer : LoadError::http_status;
   }
-  if (m.kind == rpc::MessageKind::fault) {
+  if (m.kind == rpc::MessageKind::fault && !call_.expects_fault) {
     why_ = http + ", fault " + rpc::to_canonical_json(m).substr(0, 200);
     return LoadError::fault;
   }
-  if (status != 200) {
-    why_ = http + " with a non-fault body";
+  if (status != call_.status) {
+    why_ = http + ", expected " + std::to_string(call_.status);
     return LoadError::http_status;
   }
   std::uint64_t drift = 0;
   why_ = json_check(rpc::to_canonical_json(m), call_.expected, call_.max_drift_ulps, drift);
-  if (m.kind != rpc::MessageKind::response && why_.empty()) why_ = "the answer is not a response";
+  if (m.kind != rpc::MessageKind::response && !call_.expects_fault && why_.empty())
+    why_ = "the answer is not a response";
   if (!why_.empty()) return LoadError::wrong_answer;
   return std::nullopt;
 }

@@ -19,6 +19,10 @@ struct LoadCall {
   std::size_t body_bytes = 0;                // the corpus message's size
   std::string expected;                      // canonical JSON of the correct answer
   std::uint64_t max_drift_ulps = 0;          // doubles may differ this much (xmlrpc-c drifts)
+  int status = 200;                          // the right answer's HTTP status (a replay: recorded)
+  bool check_body = true;      // false: only the status is judged (a replayed answer that the
+                               // decoders cannot type, or that the service answered differently)
+  bool expects_fault = false;  // the right answer is a fault (replayed), equal to `expected`
 };
 
 // The call `name` of `family` from the corpus (file "<family>/<name>.call.*"), addressed to

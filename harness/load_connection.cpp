@@ -26,11 +26,13 @@ LoadTls::LoadTls(std::string host_name, bool resume_sessions)
   configure_tls_client(context, false);
 }
 
-LoadConnection::LoadConnection(asio::io_context& ioc, LoadSink& sink, const LoadCall& call,
+LoadConnection::LoadConnection(asio::io_context& ioc, LoadSink& sink,
+                               std::span<const LoadCall> calls,
                                std::span<const asio::ip::tcp::endpoint> endpoints,
                                std::size_t index, const PointConfig& config, LoadTls* tls)
     : sink_(sink),
-      call_(call),
+      calls_(calls),
+      call_(&calls.front()),
       endpoints_(endpoints),
       index_(index),
       timeout_(config.timeout),
@@ -38,13 +40,16 @@ LoadConnection::LoadConnection(asio::io_context& ioc, LoadSink& sink, const Load
       tls_(tls),
       watchdog_(ioc),
       pause_(ioc),
-      judge_(call, config.decode_every) {}
+      judges_(calls.size()),
+      decode_every_(config.decode_every) {}
 
 LoadConnection::~LoadConnection() {
   if (session_ != nullptr) SSL_SESSION_free(session_);
 }
 
-void LoadConnection::start(LoadClock::time_point due) {
+void LoadConnection::start(LoadClock::time_point due, std::size_t which) {
+  which_ = which;
+  call_ = &calls_[which];
   due_ = due;
   deadline_ = LoadClock::now() + timeout_;
   busy_ = true;
@@ -140,7 +145,7 @@ void LoadConnection::with_stream(Op&& op) {
 
 void LoadConnection::write() {
   if (tls_ != nullptr) {  // the TLS layer writes its records asynchronously
-    return asio::async_write(*tls_stream_, asio::buffer(call_.request),
+    return asio::async_write(*tls_stream_, asio::buffer(call_->request),
                              [this](error_code ec, std::size_t) {
                                if (ec) return write_failed(ec);
                                read();
@@ -151,11 +156,11 @@ void LoadConnection::write() {
   // the read's first attempt (Asio reads at once when it starts) finds it, without a wasted
   // read and a wait for readiness.
   error_code ec;
-  const std::size_t sent = socket_.write_some(asio::buffer(call_.request), ec);
-  if (!ec && sent == call_.request.size())
+  const std::size_t sent = socket_.write_some(asio::buffer(call_->request), ec);
+  if (!ec && sent == call_->request.size())
     return asio::post(socket_.get_executor(), [this] { read(); });
   if (ec && ec != asio::error::would_block) return write_failed(ec);
-  asio::async_write(socket_, asio::buffer(call_.request) + sent,
+  asio::async_write(socket_, asio::buffer(call_->request) + sent,
                     [this](error_code ec, std::size_t) {
                       if (ec) return write_failed(ec);
                       read();
@@ -186,8 +191,10 @@ void LoadConnection::read() {
 void LoadConnection::on_answer() {
   if (tls_ != nullptr && tls_->resume && !session_kept_) keep_session();
   bool decoded = false;
-  const std::optional<LoadError> error = judge_.judge(parser_->status(), body_, decoded);
-  if (error) why_ = judge_.why();
+  std::optional<AnswerJudge>& judge = judges_[which_];
+  if (!judge) judge.emplace(*call_, decode_every_);
+  const std::optional<LoadError> error = judge->judge(parser_->status(), body_, decoded);
+  if (error) why_ = judge->why();
   if (!parser_->keep_alive()) drop();
   finish(error, true, decoded);
 }

@@ -15,6 +15,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -72,17 +73,18 @@ class LoadSink {
 
 class LoadConnection {
  public:
-  // A connection (not yet open) to `endpoints` sending `call`, over TLS when `tls` is not null;
+  // A connection (not yet open) to `endpoints` sending `calls`, over TLS when `tls` is not null;
   // every argument outlives it.
-  LoadConnection(boost::asio::io_context& ioc, LoadSink& sink, const LoadCall& call,
+  LoadConnection(boost::asio::io_context& ioc, LoadSink& sink, std::span<const LoadCall> calls,
                  std::span<const boost::asio::ip::tcp::endpoint> endpoints, std::size_t index,
                  const PointConfig& config, LoadTls* tls);
   ~LoadConnection();
   LoadConnection(const LoadConnection&) = delete;
   LoadConnection& operator=(const LoadConnection&) = delete;
 
-  // Starts a call due at `due`, connecting first when the connection is not open. Idle only.
-  void start(LoadClock::time_point due);
+  // Starts call `which` (of the calls) due at `due`, connecting first when the connection is not
+  // open. Idle only.
+  void start(LoadClock::time_point due, std::size_t which = 0);
   // Runs `then` after `delay` (idle only; a pause before retrying a refused connect).
   void after(std::chrono::nanoseconds delay, std::function<void()> then);
   // Disarms the watchdog of an idle connection, so that nothing of it keeps the io_context
@@ -121,7 +123,8 @@ class LoadConnection {
   void drop();
 
   LoadSink& sink_;                                             // told of every ended call
-  const LoadCall& call_;                                       // the request bytes
+  std::span<const LoadCall> calls_;                            // what it may send
+  const LoadCall* call_;                                       // the current call's request
   std::span<const boost::asio::ip::tcp::endpoint> endpoints_;  // the server's addresses
   std::size_t index_;                                          // position in the run
   std::chrono::nanoseconds timeout_;                           // per call
@@ -136,9 +139,11 @@ class LoadConnection {
   boost::beast::flat_buffer buffer_;    // bytes read past an answer
   std::optional<AnswerParser> parser_;  // one per answer (no allocation)
   std::string body_;                    // the answer's body, its capacity reused
-  AnswerJudge judge_;                   // right or wrong
-  LoadClock::time_point due_;           // the current call's due time
-  LoadClock::time_point deadline_;      // the current call's end: start + timeout
+  std::vector<std::optional<AnswerJudge>> judges_;  // per call, made at its first answer
+  std::size_t which_ = 0;                           // the current call's index in calls_
+  std::uint32_t decode_every_;                      // the judges' full-decode interval
+  LoadClock::time_point due_;                       // the current call's due time
+  LoadClock::time_point deadline_;                  // the current call's end: start + timeout
   LoadClock::time_point armed_ = LoadClock::time_point::max();  // the watchdog's; max: unarmed
   std::uint64_t connects_ = 0;                                  // connections made
   bool busy_ = false;                                           // a call is in flight

@@ -56,6 +56,12 @@ void merge(PointResult& into, LoadClock::time_point& first_error_at, ShardResult
 }  // namespace
 
 PointResult run_load_point(const LoadCall& call, const Url& url, const PointConfig& config) {
+  return run_load_point(std::span<const LoadCall>(&call, 1), url, config);
+}
+
+PointResult run_load_point(std::span<const LoadCall> calls, const Url& url,
+                           const PointConfig& config) {
+  if (calls.empty()) throw std::runtime_error("no calls to send");
   if (config.mode == LoadMode::open && !(config.rate > 0))
     throw std::runtime_error("an open loop needs a rate above 0");
   const std::vector<tcp::endpoint> endpoints = resolve(url);
@@ -72,7 +78,7 @@ PointResult run_load_point(const LoadCall& call, const Url& url, const PointConf
   std::vector<std::unique_ptr<LoadShard>> parts;
   for (std::size_t j = 0; j < shards; ++j) {
     parts.push_back(std::make_unique<LoadShard>(
-        call, endpoints, config, timeline, j, shards, tls ? &*tls : nullptr,
+        calls, endpoints, config, timeline, j, shards, tls ? &*tls : nullptr,
         j == 0 ? std::function<void()>(at_window_start) : nullptr));
   }
   timeline.t0 = LoadClock::now();

@@ -4,6 +4,8 @@
 // (harness/load_point.h), the threads' figures merged.
 #pragma once
 
+#include <span>
+
 #include "harness/http_request.h"
 #include "harness/load_call.h"
 #include "harness/load_point.h"
@@ -17,5 +19,8 @@ namespace sb {
 // connection made (resumed on reconnect when config.tls_resume). Throws std::runtime_error when
 // the host does not resolve.
 PointResult run_load_point(const LoadCall& call, const Url& url, const PointConfig& config);
+// The same with several calls (a replay), chosen as config.round_robin and config.offsets say.
+PointResult run_load_point(std::span<const LoadCall> calls, const Url& url,
+                           const PointConfig& config);
 
 }  // namespace sb

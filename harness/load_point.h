@@ -46,6 +46,13 @@ struct PointConfig {
   int server_pid = 0;                                // > 0: the server's CPU and memory are read
   std::size_t threads = 1;  // generator threads (at most one per connection)
   bool tls_resume = true;   // https: a reconnect resumes the connection's last TLS session
+  // With several calls (a replay): false, the run's k-th call sends call k mod n (the recorded
+  // order); true, each connection goes round its own cycle of the calls from its own start.
+  bool round_robin = false;
+  // Open loop with several calls: call k is due at t0 + (k / n) * period + offsets[k mod n]
+  // (the recorded times scaled); empty: at t0 + k / rate.
+  std::vector<std::chrono::nanoseconds> offsets;
+  std::chrono::nanoseconds period{0};  // the schedule's length before it repeats
 };
 
 // The server process's counters at one moment (/proc/PID/stat and status).

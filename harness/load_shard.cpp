@@ -16,19 +16,22 @@ constexpr std::chrono::milliseconds kConnectBackoff{50};
 
 }  // namespace
 
-LoadShard::LoadShard(const LoadCall& call, std::span<const asio::ip::tcp::endpoint> endpoints,
-                     const PointConfig& config, const PointTimeline& timeline, std::size_t shard,
-                     std::size_t shards, LoadTls* tls, std::function<void()> at_window_start)
+LoadShard::LoadShard(std::span<const LoadCall> calls,
+                     std::span<const asio::ip::tcp::endpoint> endpoints, const PointConfig& config,
+                     const PointTimeline& timeline, std::size_t shard, std::size_t shards,
+                     LoadTls* tls, std::function<void()> at_window_start)
     : config_(config),
       timeline_(timeline),
       shard_(shard),
       shards_(shards),
-      at_window_start_(std::move(at_window_start)) {
+      at_window_start_(std::move(at_window_start)),
+      call_count_(calls.size()) {
   for (std::size_t i = 0; global_index(i) < config.connections; ++i) {
     connections_.push_back(
-        std::make_unique<LoadConnection>(ioc_, *this, call, endpoints, i, config, tls));
+        std::make_unique<LoadConnection>(ioc_, *this, calls, endpoints, i, config, tls));
   }
   tally_.resize(connections_.size());
+  sent_.resize(connections_.size());
   out_.first_error_at = LoadClock::time_point::max();
 }
 
@@ -83,8 +86,14 @@ void LoadShard::close_window() {
 }
 
 LoadClock::time_point LoadShard::due_time(std::uint64_t i) const {
-  const double k = static_cast<double>(shard_ + i * shards_);
-  return timeline_.t0 + std::chrono::nanoseconds(std::llround(k * 1e9 / config_.rate));
+  const std::uint64_t k = shard_ + i * shards_;
+  if (!config_.offsets.empty()) {
+    const std::uint64_t n = config_.offsets.size();
+    return timeline_.t0 + config_.period * static_cast<std::int64_t>(k / n) +
+           config_.offsets[k % n];
+  }
+  return timeline_.t0 +
+         std::chrono::nanoseconds(std::llround(static_cast<double>(k) * 1e9 / config_.rate));
 }
 
 void LoadShard::schedule() {
@@ -103,13 +112,24 @@ void LoadShard::dispatch() {
   while (first_pending_ < next_due_ && !idle_.empty()) {
     LoadConnection* c = idle_.front();
     idle_.pop_front();
-    start(*c, due_time(first_pending_++));
+    const std::uint64_t k = shard_ + first_pending_ * shards_;
+    start(*c, due_time(first_pending_++), k);
   }
 }
 
-void LoadShard::start(LoadConnection& c, LoadClock::time_point due) {
+void LoadShard::start(LoadConnection& c, LoadClock::time_point due, std::uint64_t k) {
   if (LoadClock::now() >= timeline_.window_start) tally_[c.index()].wanted = true;
-  c.start(due);
+  c.start(due, pick(c, k));
+}
+
+std::size_t LoadShard::pick(LoadConnection& c, std::uint64_t k) {
+  if (call_count_ == 1) return 0;
+  if (config_.round_robin) {  // connection g starts at g·n/C, spreading the calls over them
+    const std::size_t g = global_index(c.index());
+    return (g * call_count_ / config_.connections + sent_[c.index()]++) % call_count_;
+  }
+  if (config_.mode == LoadMode::closed) k = shard_ + started_++ * shards_;
+  return k % call_count_;
 }
 
 void LoadShard::next_call(LoadConnection& c) {

@@ -43,9 +43,10 @@ class LoadShard final : public LoadSink {
   // Shard `shard` of `shards` of the point `config` on `timeline`, over TLS when `tls` is not
   // null; `at_window_start` runs on its thread when the window opens (may be empty). Every
   // argument outlives it.
-  LoadShard(const LoadCall& call, std::span<const boost::asio::ip::tcp::endpoint> endpoints,
-            const PointConfig& config, const PointTimeline& timeline, std::size_t shard,
-            std::size_t shards, LoadTls* tls, std::function<void()> at_window_start);
+  LoadShard(std::span<const LoadCall> calls,
+            std::span<const boost::asio::ip::tcp::endpoint> endpoints, const PointConfig& config,
+            const PointTimeline& timeline, std::size_t shard, std::size_t shards, LoadTls* tls,
+            std::function<void()> at_window_start);
 
   // Runs its part of the point on the calling thread, until its last call has ended.
   ShardResult run();
@@ -64,7 +65,10 @@ class LoadShard final : public LoadSink {
   void schedule();
   void dispatch();
   void next_call(LoadConnection& c);
-  void start(LoadConnection& c, LoadClock::time_point due);
+  // Starts c's next call; `k` is the call's number in the open-loop schedule (closed: unused).
+  void start(LoadConnection& c, LoadClock::time_point due, std::uint64_t k = 0);
+  // Which call the schedule's call k (open loop) or the shard's next start (closed) sends.
+  std::size_t pick(LoadConnection& c, std::uint64_t k);
   void count_error(LoadError kind, const std::string& why);
   // The due time of this shard's i-th call (the schedule's call shard_ + i * shards_).
   LoadClock::time_point due_time(std::uint64_t i) const;
@@ -79,6 +83,9 @@ class LoadShard final : public LoadSink {
   std::function<void()> at_window_start_;                     // run when the window opens
   std::vector<std::unique_ptr<LoadConnection>> connections_;  // its share of the load
   std::vector<WindowTally> tally_;                            // per connection
+  std::size_t call_count_;                                    // the calls it may send (n)
+  std::uint64_t started_ = 0;                                 // closed loop: calls it started
+  std::vector<std::uint64_t> sent_;                           // round robin: calls per connection
   std::deque<LoadConnection*> idle_;                          // open loop: free, longest first
   boost::asio::steady_timer schedule_timer_{ioc_};            // open loop: the next due call
   boost::asio::steady_timer window_timer_{ioc_};              // the window's start, then end
