@@ -316,7 +316,8 @@ void add_interop_command(CLI::App& app) {
       "interop",
       "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c) against every server "
       "stack speaking the family (those and the servers SOAP::Lite, Frontier::RPC, "
-      "Python's xmlrpc.server, Apache Axis), every operation checked against the contract; a malformed "
+      "Python's xmlrpc.server, Apache Axis), every operation checked against the contract; a "
+      "malformed "
       "request to each server must get its fault. Exit 1 when a cell fails");
   static Programs programs = built_programs();
   static std::string only = "representative";
