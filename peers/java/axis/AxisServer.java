@@ -15,14 +15,19 @@ public final class AxisServer {
 
   public static void main(String[] args) throws Exception {
     String family = "soap11-rpc-encoded";
+    int warmup = 0;
     java.util.List<String> rest = new java.util.ArrayList<>();
     for (int i = 0; i < args.length; ++i) {
       if (args[i].equals("--family") && i + 1 < args.length) family = args[++i];
+      else if (args[i].equals("--warmup") && i + 1 < args.length)
+        warmup = Integer.parseInt(args[++i]);
       else rest.add(args[i]);
     }
     PeerOptions o = PeerOptions.parse(NAME,
         NAME + ": the soapbench contract on Apache Axis 1.4 (SimpleAxisServer)\n\n"
-            + "  --family F      soap11-rpc-encoded (the one this server deploys)",
+            + "  --family F      soap11-rpc-encoded (the one this server deploys)\n"
+            + "  --warmup N      before the serving line, answer N of the corpus's seed calls\n"
+            + "                  (JIT warm-up; its time is printed on stderr)",
         rest.toArray(new String[0]));
     if (!family.equals("soap11-rpc-encoded")) {
       System.err.println(NAME + ": this server deploys soap11-rpc-encoded only, not " + family);
@@ -39,8 +44,12 @@ public final class AxisServer {
     }
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
     server.start(false);
+    String host = socket.getInetAddress().getHostAddress();
+    String base = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+        + socket.getLocalPort();
+    soapbench.common.Warmup.run(NAME, base + "/soap", o.corpus, family, warmup);
     PeerOptions.printServing(NAME, socket.getInetAddress().getHostAddress(),
-        socket.getLocalPort(), "Apache Axis " + org.apache.axis.Version.getVersion().split("\n")[0]
+        socket.getLocalPort(), org.apache.axis.Version.getVersion().split("\n")[0].replace(" version:", "")
             + ", SimpleAxisServer, " + family);
     Thread.currentThread().join();
   }
