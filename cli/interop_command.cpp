@@ -38,6 +38,7 @@ struct Programs {
   std::string soaplite_server;       // peers/scripting/soaplite_server.pl
   std::string frontier_server;       // peers/scripting/frontier_server.pl
   std::string python_xmlrpc_server;  // peers/scripting/python_xmlrpc_server.py
+  std::string axis_server;           // peers/java/axis_server (Apache Axis on the JVM)
 };
 
 // This build's programs (compile definitions set by each peer's CMake block).
@@ -56,6 +57,9 @@ Programs built_programs() {
   p.soaplite_server = SB_SCRIPTING_DIR "/soaplite_server.pl";
   p.frontier_server = SB_SCRIPTING_DIR "/frontier_server.pl";
   p.python_xmlrpc_server = SB_SCRIPTING_DIR "/python_xmlrpc_server.py";
+#endif
+#ifdef SB_AXIS_SERVER_PATH
+  p.axis_server = SB_AXIS_SERVER_PATH;
 #endif
   return p;
 }
@@ -77,11 +81,11 @@ std::vector<std::string> clients_of(rpc::Family f) {
   return {"soapbench"};
 }
 
-// The server stacks that speak `f`: the clients' stacks, and the scripting stacks (servers only:
-// README "Peers → Scripting stacks").
+// The server stacks that speak `f`: the clients' stacks, and the scripting and JVM stacks (servers
+// only: README "Peers → Scripting stacks", "Peers → Java stacks").
 std::vector<std::string> servers_of(rpc::Family f) {
   std::vector<std::string> s = clients_of(f);
-  if (f == rpc::Family::soap11_rpc_encoded) s.push_back("soaplite");
+  if (f == rpc::Family::soap11_rpc_encoded) s.insert(s.end(), {"soaplite", "axis"});
   if (f == rpc::Family::xmlrpc) s.insert(s.end(), {"frontier", "python-xmlrpc"});
   return s;
 }
@@ -140,6 +144,7 @@ const std::string& Matrix::program(const std::string& stack, bool server) const 
   if (stack == "soaplite") return server ? programs_.soaplite_server : ours;
   if (stack == "frontier") return server ? programs_.frontier_server : ours;
   if (stack == "python-xmlrpc") return server ? programs_.python_xmlrpc_server : ours;
+  if (stack == "axis") return server ? programs_.axis_server : ours;
   return server ? programs_.soapbench_server : ours;
 }
 
@@ -310,8 +315,9 @@ void add_interop_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "interop",
       "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c) against every server "
-      "stack speaking the family (those and the scripting servers SOAP::Lite, Frontier::RPC, "
-      "Python's xmlrpc.server), every operation checked against the contract; a malformed "
+      "stack speaking the family (those and the servers SOAP::Lite, Frontier::RPC, "
+      "Python's xmlrpc.server, Apache Axis), every operation checked against the contract; a "
+      "malformed "
       "request to each server must get its fault. Exit 1 when a cell fails");
   static Programs programs = built_programs();
   static std::string only = "representative";
@@ -338,6 +344,8 @@ void add_interop_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--python-xmlrpc-server", programs.python_xmlrpc_server,
                   "python_xmlrpc_server.py program")
+      ->capture_default_str();
+  cmd->add_option("--axis-server", programs.axis_server, "axis_server program (peers/java)")
       ->capture_default_str();
   cmd->add_option("--timeout-ms", timeout_ms, "Bound on each call and each server's start")
       ->check(CLI::Range(100, 600'000))

@@ -418,6 +418,33 @@ if(NOT SB_HAVE_SCRIPTING)
   endif()
 endif()
 
+# --- The JVM stacks (peers: peers/java): Apache Axis 1.4 and the JAX-WS RI 2.3 as servers, on
+# Debian's JDK and jars (/usr/share/java; no Maven). SB_JAVA_JARS: every jar found, by name.
+# apt: default-jdk-headless libaxis-java libjaxws-java libxpp3-java libxerces2-java libwoodstox-java
+find_package(Java 11 COMPONENTS Runtime Development QUIET)
+set(SB_HAVE_JAVA OFF)
+set(_sb_java_jars axis axis-jaxrpc axis-saaj commons-discovery commons-logging wsdl4j javax.mail
+    javax.activation)
+set(SB_JAVA_JARS "")
+set(_sb_java_missing "")
+foreach(_jar IN LISTS _sb_java_jars)
+  if(EXISTS /usr/share/java/${_jar}.jar)
+    list(APPEND SB_JAVA_JARS /usr/share/java/${_jar}.jar)
+  else()
+    list(APPEND _sb_java_missing ${_jar})
+  endif()
+endforeach()
+if(Java_FOUND AND NOT _sb_java_missing)
+  set(SB_HAVE_JAVA ON)
+  sb_found(java "${Java_VERSION_STRING}, Axis 1.4")
+elseif(_sb_req)
+  sb_missing("a JDK and the Java stacks' jars (${_sb_java_missing})"
+             "default-jdk-headless libaxis-java libjaxws-java libxpp3-java libxerces2-java libwoodstox-java" ON)
+else()
+  message(WARNING "soapbench: a JDK or the jars ${_sb_java_missing} not found (Debian packages "
+                  "'default-jdk-headless libaxis-java libjaxws-java'); the Java peers are off")
+endif()
+
 # --- nginx (the HTTP floor of tools/server_load: a fixed answer, started and stopped by it)
 # apt: nginx
 find_program(SB_NGINX nginx PATHS /usr/sbin)

@@ -16,9 +16,6 @@
 
 namespace sb::stacks {
 
-namespace {
-
-// Our client (default adapter) against `url()`, each call checked first.
 void soapbench_client_row(benchmark::State& state, const std::string& family,
                           const std::function<std::string()>& url, const RoundTripCall& call,
                           bool keep_alive, Check check) {
@@ -52,8 +49,6 @@ void soapbench_client_row(benchmark::State& state, const std::string& family,
   }
   tally.report(state);
 }
-
-}  // namespace
 
 std::vector<Variant> variants(const std::string& set) {
   if (set == "full") return {{"keepalive", true}, {"newconn", false}};

@@ -56,6 +56,13 @@ struct Tally {
 // kept for the run). Throws when it does not start.
 const std::string& soapbench_url(const Corpus& corpus);
 
+// Our client (RpcClient, default adapter) against `url()` in `family`, keep-alive or a new
+// connection per call; checked twice with `check`, then timed (a stack whose server closes after
+// every answer registers its own newconn rows with it: peers/java).
+void soapbench_client_row(benchmark::State& state, const std::string& family,
+                          const std::function<std::string()>& url, const RoundTripCall& call,
+                          bool keep_alive, Check check);
+
 // Registers roundtrip/<v>/<family>/soapbench~<stack>/<call> (our RpcClient, default adapter,
 // against the stack's server at server_url()) for every call and variant, and once per family
 // soapbench~soapbench against soapbench_url(); returns how many rows it added.

@@ -1,0 +1,56 @@
+// axis_server: the soapbench contract on Apache Axis 1.4's own standalone HTTP server
+// (SimpleAxisServer), SOAP 1.1 rpc/encoded, the services deployed from soapbench.wsdd and
+// dispatched by the body element's namespace, so any path works (soapbench's client posts to /soap). Prints one "serving" line, stops on SIGTERM.
+// README "Peers -> Java stacks".
+package soapbench.axis;
+
+import java.io.InputStream;
+import java.net.ServerSocket;
+import org.apache.axis.configuration.FileProvider;
+import org.apache.axis.transport.http.SimpleAxisServer;
+import soapbench.common.PeerOptions;
+
+public final class AxisServer {
+  private static final String NAME = "axis_server";
+
+  public static void main(String[] args) throws Exception {
+    String family = "soap11-rpc-encoded";
+    int warmup = 0;
+    java.util.List<String> rest = new java.util.ArrayList<>();
+    for (int i = 0; i < args.length; ++i) {
+      if (args[i].equals("--family") && i + 1 < args.length) family = args[++i];
+      else if (args[i].equals("--warmup") && i + 1 < args.length)
+        warmup = Integer.parseInt(args[++i]);
+      else rest.add(args[i]);
+    }
+    PeerOptions o = PeerOptions.parse(NAME,
+        NAME + ": the soapbench contract on Apache Axis 1.4 (SimpleAxisServer)\n\n"
+            + "  --family F      soap11-rpc-encoded (the one this server deploys)\n"
+            + "  --warmup N      before the serving line, answer N of the corpus's seed calls\n"
+            + "                  (JIT warm-up; its time is printed on stderr)",
+        rest.toArray(new String[0]));
+    if (!family.equals("soap11-rpc-encoded")) {
+      System.err.println(NAME + ": this server deploys soap11-rpc-encoded only, not " + family);
+      System.exit(2);
+    }
+    String wsdd = "soapbench.wsdd";
+    ChainPassthrough.setDocument(o.chainDocument(NAME, family));
+    SimpleAxisServer server = new SimpleAxisServer(64);
+    ServerSocket socket = o.listen(64);
+    server.setServerSocket(socket);
+    try (InputStream config = AxisServer.class.getResourceAsStream(wsdd)) {
+      server.setMyConfig(new FileProvider(config));
+      server.getAxisServer(); // reads the descriptor now, not on the first call
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
+    server.start(false);
+    String host = socket.getInetAddress().getHostAddress();
+    String base = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+        + socket.getLocalPort();
+    soapbench.common.Warmup.run(NAME, base + "/soap", o.corpus, family, warmup);
+    PeerOptions.printServing(NAME, socket.getInetAddress().getHostAddress(),
+        socket.getLocalPort(), org.apache.axis.Version.getVersion().split("\n")[0].replace(" version:", "")
+            + ", SimpleAxisServer, " + family);
+    Thread.currentThread().join();
+  }
+}
