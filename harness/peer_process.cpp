@@ -126,12 +126,13 @@ void PeerProcess::stop() {
   stdout_ = -1;
 }
 
-const std::string& peer_url(const std::string& path, const std::vector<std::string>& args) {
+const std::string& peer_url(const std::string& path, const std::vector<std::string>& args,
+                            std::chrono::milliseconds timeout) {
   static std::map<std::vector<std::string>, std::unique_ptr<PeerProcess>> running;
   std::vector<std::string> key{path};
   key.insert(key.end(), args.begin(), args.end());
   std::unique_ptr<PeerProcess>& p = running[key];
-  if (!p) p = std::make_unique<PeerProcess>(path, args);
+  if (!p) p = std::make_unique<PeerProcess>(path, args, timeout);
   return p->url();
 }
 

@@ -37,8 +37,10 @@ class PeerProcess {
 };
 
 // The server started by `path args`, started on first use and kept until the process exits (one
-// per distinct command line); its URL. Throws as PeerProcess does.
-const std::string& peer_url(const std::string& path, const std::vector<std::string>& args);
+// per distinct command line); its URL. Throws as PeerProcess does; `timeout` bounds the wait for
+// its serving line (a JVM peer that warms up first needs longer than a native one).
+const std::string& peer_url(const std::string& path, const std::vector<std::string>& args,
+                            std::chrono::milliseconds timeout = std::chrono::seconds(20));
 
 // What a child run to its end did.
 struct ChildRun {

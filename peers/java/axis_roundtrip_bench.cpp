@@ -16,15 +16,18 @@ namespace sb::java {
 
 namespace {
 
-// Calls axis_server answers before its serving line (JIT warm-up).
+// Calls axis_server answers before its serving line (JIT warm-up), and how long that may take:
+// 7-13 s on an idle 2-core machine, over 20 s when the machine is loaded (CI's parallel tests).
 constexpr const char* kWarmupCalls = "3000";
+constexpr std::chrono::seconds kWarmupBound{180};
 
 std::size_t register_axis_roundtrip(const Corpus& corpus, const std::string& /*set*/) {
   const std::string family = "soap11-rpc-encoded";
   const Corpus* c = &corpus;
   std::function<std::string()> axis = [c] {
-    return peers::peer_url(SB_AXIS_SERVER_PATH, {"--port", "0", "--corpus", c->dir().string(),
-                                                 "--warmup", kWarmupCalls});
+    return peers::peer_url(SB_AXIS_SERVER_PATH,
+                           {"--port", "0", "--corpus", c->dir().string(), "--warmup", kWarmupCalls},
+                           kWarmupBound);
   };
   std::function<std::string()> ours = [c] { return stacks::soapbench_url(*c); };
   std::size_t n = 0;
