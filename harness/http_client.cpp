@@ -308,6 +308,10 @@ class RpcClient::Impl {
     // Bytes after the response on a request/response connection are a protocol error: the
     // connection is not reused.
     const bool reusable = config_.keep_alive && response.keep_alive() && buffer_.size() == 0;
+    // A body the server's close delimits (no Content-Length, not chunked: HTTP/1.0 servers such
+    // as Axis's SimpleAxisServer) ended at that close, already read: nothing is left to wait for
+    // (a second read would wait for an event the close already gave, kMaxCloseWait long).
+    const bool closed_by_server = !parser_->chunked() && !parser_->content_length();
 
     message_.assign(response.body());
     const Clock::time_point t2 = Clock::now();
@@ -322,7 +326,7 @@ class RpcClient::Impl {
     if (url_.tls && r.connected && config_.tls_resume) save_session();
     SocketBytes bytes = meter_.delta(fd());
     if (!reusable) {
-      finish_connection();
+      if (!closed_by_server) finish_connection();
       // Still open unless the server never closed (the wait timed out): keep the earlier count.
       if (is_open()) bytes = meter_.delta(fd());
       close_quietly();

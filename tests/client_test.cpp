@@ -499,17 +499,17 @@ TEST_F(ClientTest, IoTimeoutEndsTheCall) {
 // ---------------------------------------------------------------- misbehaving servers
 
 // A scripted HTTP server on 127.0.0.1:0 for `connections` connections: answers every request
-// with one canned JSON-RPC response, then closes (close_after_response) or waits for the client
-// to close. Runs on its own thread, joined by the destructor.
+// with one canned JSON-RPC response (kResponse unless given), then closes (close_after_response)
+// or waits for the client to close. Runs on its own thread, joined by the destructor.
 class ScriptedServer {
  public:
   static constexpr std::string_view kResponse =
       "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 35\r\n\r\n"
       "{\"jsonrpc\":\"2.0\",\"result\":5,\"id\":1}";
 
-  ScriptedServer(int connections, bool close_after_response)
+  ScriptedServer(int connections, bool close_after_response, std::string_view response = kResponse)
       : acceptor_(ioc_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
-    thread_ = std::thread([this, connections, close_after_response] {
+    thread_ = std::thread([this, connections, close_after_response, response] {
       for (int i = 0; i < connections; ++i) {
         error_code ec;
         tcp::socket s = acceptor_.accept(ec);
@@ -527,7 +527,7 @@ class ScriptedServer {
           const std::size_t body = std::stoul(in.substr(cl + 16));
           if (in.size() < end + 4 + body) continue;
           in.erase(0, end + 4 + body);
-          asio::write(s, asio::buffer(kResponse), ec);
+          asio::write(s, asio::buffer(response), ec);
           if (close_after_response) break;
         }
       }
@@ -560,6 +560,27 @@ TEST(ClientEdge, ServerIgnoringConnectionCloseIsWaitedForBoundedly) {
   EXPECT_EQ(rpc::to_canonical_json(r.response), R"({"kind":"response","method":"add","result":5})");
   EXPECT_EQ(r.wire.received, ScriptedServer::kResponse.size());
   EXPECT_GT(r.wire.sent, 0u);
+}
+
+// HTTP/1.0 without Content-Length (Apache Axis's SimpleAxisServer): the body ends at the
+// server's close, which the read of the body already consumed; the client once waited its whole
+// close wait (2 s) for a second close after it.
+TEST(ClientEdge, CloseDelimitedBodyEndsTheCallAtTheClose) {
+  static constexpr std::string_view kHttp10 =
+      "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n"
+      "{\"jsonrpc\":\"2.0\",\"result\":5,\"id\":1}";
+  ScriptedServer server(1, /*close_after_response=*/true, kHttp10);
+  ClientConfig c;
+  c.url = server.url();
+  c.family = Family::jsonrpc;
+  c.io_timeout = std::chrono::seconds(10);
+  RpcClient client(c);
+  const auto start = std::chrono::steady_clock::now();
+  CallResult r = client.call(call("add", {Value::integer(2), Value::integer(3)}));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1500));
+  EXPECT_EQ(rpc::to_canonical_json(r.response), R"({"kind":"response","method":"add","result":5})");
+  EXPECT_EQ(r.wire.received, kHttp10.size());
 }
 
 TEST(ClientEdge, KeptAliveConnectionClosedByTheServerIsReplaced) {
