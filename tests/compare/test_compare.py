@@ -115,6 +115,8 @@ class ManyFilesTest(unittest.TestCase):
         self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
 
 
+@unittest.skipIf(os.environ.get("SB_SANITIZE") == "1",
+                 "callgrind cannot run an ASan binary: the release build's run of this test counts")
 class IcountTest(unittest.TestCase):
     def test_instructions_per_message(self):
         with tempfile.TemporaryDirectory(prefix="sb-icount-") as tmp:
