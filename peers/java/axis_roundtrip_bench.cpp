@@ -32,8 +32,11 @@ std::size_t register_axis_roundtrip(const Corpus& corpus, const std::string& /*s
   std::function<std::string()> ours = [c] { return stacks::soapbench_url(*c); };
   std::size_t n = 0;
   for (const stacks::RoundTripCall& call : stacks::roundtrip_calls(corpus, family)) {
-    for (const auto& [pair, url] :
+    for (const auto& [pair_name, pair_url] :
          {std::pair{"soapbench~axis", axis}, {"soapbench~soapbench", ours}}) {
+      // A copy: clang 14 cannot capture a structured binding.
+      const char* pair = pair_name;
+      const std::function<std::string()> url = pair_url;
       n +=
           stacks::register_row("newconn", family, pair, call.name, [=, &call](benchmark::State& s) {
             stacks::soapbench_client_row(s, family, url, call, false, stacks::exact_check);
