@@ -6,6 +6,7 @@ geomean of the run's ranking) against not-wf rejected %.
 import json
 import math
 
+from sbtools import names
 from sbtools.paths import rel
 
 TITLE = "Conformance: the standard suites"
@@ -116,11 +117,11 @@ def render_markdown(doc, worst=10):
 
 def chart_points(doc, decode_geomeans):
     """[(adapter, format, decode geomean, not-wf rejected % under the policy)] for the adapters
-    that have both."""
+    that have both; decode_geomeans is keyed by benchmark-name adapters (pugixml-dom)."""
     points = []
     for suite in doc["suites"]:
         for row in rows(suite):
-            g = decode_geomeans.get(row["adapter"])
+            g = decode_geomeans.get(names.field(row["adapter"]))  # the ranking's names
             p = row["configs"].get("policy", {}).get("not_wf")
             if g is not None and p is not None and g > 0:
                 points.append((row["adapter"], suite["format"], g, p))
