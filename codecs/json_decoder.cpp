@@ -57,18 +57,8 @@ void unwrap_canonical(Value& v, std::string_view key) {
 JsonDecoder::JsonDecoder(const Contract& contract, Limits limits)
     : own_contract_(contract), contract_(&contract), limits_(limits) {}
 
-void JsonDecoder::reset(const DecodeContext& context, Message* out) {
-  context_ = context;
-  contract_ = context.contract != nullptr ? context.contract : &own_contract_;
-  out_ = out;
-  out_->clear();
-  batch_ = nullptr;
-  error_ = {};
-  frames_.clear();
-  begin_message();
-}
-
-void JsonDecoder::begin_message() {
+// Inline: it was reset()'s body before batches, and reset() runs for every message.
+inline void JsonDecoder::begin_message() {
   top_key_ = TopKey::none;
   key_.clear();
   operation_ = nullptr;
@@ -78,6 +68,17 @@ void JsonDecoder::begin_message() {
   named_.clear();
   error_code_ = 0;
   has_error_code_ = has_error_message_ = false;
+}
+
+void JsonDecoder::reset(const DecodeContext& context, Message* out) {
+  context_ = context;
+  contract_ = context.contract != nullptr ? context.contract : &own_contract_;
+  out_ = out;
+  out_->clear();
+  batch_ = nullptr;
+  error_ = {};
+  frames_.clear();
+  begin_message();
 }
 
 bool JsonDecoder::fail(int code, std::string message) {

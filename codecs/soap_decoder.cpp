@@ -56,14 +56,20 @@ const Type* scalar_array(const Type* item) {
   return &shapes().array;
 }
 
+// The member `name` of the (non-dynamic) struct type `t`, or nullptr.
+const Member* find_member(const Type& t, std::string_view name) {
+  for (const Member& m : t.structure->members) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const Type* member_type(const Type& t, std::string_view name) {
   if (t.dynamic) return &dynamic_type();
-  for (const Member& m : t.structure->members) {
-    if (m.name == name) return m.type;
-  }
-  return nullptr;
+  const Member* m = find_member(t, name);
+  return m != nullptr ? m->type : nullptr;
 }
 
 SoapDecoder::SoapDecoder(const Contract& contract, Limits limits, XmlDecodeSession& session)
@@ -266,8 +272,7 @@ bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
       out.result.add_member(first_accessor_, std::move(first));
       dynamic_accessors_ = true;
     }
-    return open_value(&dynamic_type(), &out.result.add_member(std::string(local), Value()),
-                      attributes);
+    return open_value(&dynamic_type(), &out.result.add_member(local), attributes);
   }
   if (parent.response) {
     if (operation_->result->kind == Kind::nil) {
@@ -306,7 +311,9 @@ bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
 
 bool SoapDecoder::open_in_value(FrameState& parent, std::string_view local,
                                 XmlAttributes attributes) {
-  if (parent.type == &shapes().untyped || parent.type == &shapes().named) {
+  // `dynamic` first: typed values (every message the contract names) skip the shapes() lookup.
+  if (parent.type->dynamic &&
+      (parent.type == &shapes().untyped || parent.type == &shapes().named)) {
     // A value without a schema type that has children: a struct of anyType members.
     if (!trim_xml_space(text_).empty()) return session_.unexpected("text", "a struct");
     text_.clear();
@@ -318,29 +325,30 @@ bool SoapDecoder::open_in_value(FrameState& parent, std::string_view local,
     return open_value(t.element, &parent.target->push(Value()), attributes);
   }
   if (t.kind == Kind::structure) {
-    if (!t.dynamic) {
-      for (const Member& m : t.structure->members) {
-        if (m.name != local) continue;
-        if (!m.repeated) {
-          return open_value(m.type, &parent.target->add_member(std::string(local), Value()),
-                            attributes);
-        }
-        // Occurrences of a repeated member gather in one array, wherever they stand.
-        Value* slot = nullptr;
-        for (std::size_t i = parent.target->names().size(); i-- > 0 && slot == nullptr;) {
-          if (parent.target->names()[i] == local) slot = &parent.target->items()[i];
-        }
-        if (slot == nullptr) slot = &parent.target->add_member(std::string(local), Value());
-        return open_occurrence(*m.type, *slot, attributes);
-      }
+    const Member* m = t.dynamic ? nullptr : find_member(t, local);
+    if (m == nullptr && !t.dynamic) {
       return session_.fail(fault::invalid_params,
                            "unknown member " + std::string(local) + " of " + std::string(t.name));
     }
-    return open_value(&dynamic_type(), &parent.target->add_member(std::string(local), Value()),
+    if (m != nullptr && m->repeated) {
+      return open_repeated_member(*m, *parent.target, local, attributes);
+    }
+    return open_value(m != nullptr ? m->type : &dynamic_type(), &parent.target->add_member(local),
                       attributes);
   }
   return session_.unexpected("element <" + std::string(local) + ">",
                              "a " + std::string(t.name) + " value");
+}
+
+bool SoapDecoder::open_repeated_member(const Member& m, Value& parent, std::string_view local,
+                                       XmlAttributes attributes) {
+  // Occurrences of a repeated member gather in one array, wherever they stand.
+  Value* slot = nullptr;
+  for (std::size_t i = parent.names().size(); i-- > 0 && slot == nullptr;) {
+    if (parent.names()[i] == local) slot = &parent.items()[i];
+  }
+  if (slot == nullptr) slot = &parent.add_member(local);
+  return open_occurrence(*m.type, *slot, attributes);
 }
 
 bool SoapDecoder::open_occurrence(const Type& type, Value& slot, XmlAttributes attributes) {
@@ -423,12 +431,17 @@ bool SoapDecoder::open_value(const Type* type, Value* target, XmlAttributes attr
       href = a.value;
       continue;
     }
-    std::string_view alocal;
-    const std::string_view auri = namespaces_.attribute_uri(a.qname, &alocal);
-    if (!is_xsi(auri)) continue;
-    if (alocal == "nil" || alocal == "null") {
+    std::string_view prefix;
+    const std::string_view alocal = local_part(a.qname, &prefix);
+    const bool nil_attribute = alocal == "nil" || alocal == "null";
+    // Only xsi:nil and, until the message is known to be encoded, xsi:type matter here: other
+    // attributes skip the namespace lookup (unprefixed ones have no namespace), which otherwise
+    // runs for every attribute of every value and multiRef replay.
+    if (prefix.empty() || !(nil_attribute || (alocal == "type" && !encoded_))) continue;
+    if (!is_xsi(namespaces_.resolve(prefix))) continue;
+    if (nil_attribute) {
       nil = is_true(a.value);
-    } else if (alocal == "type") {
+    } else {
       encoded_ = true;
     }
   }
@@ -505,13 +518,7 @@ bool SoapDecoder::end_element(std::string_view qname) {
 bool SoapDecoder::close_frame(const FrameState& f, std::string_view qname) {
   switch (f.frame) {
     case Frame::value:
-      if (f.type == &shapes().untyped) {
-        // Text with no type to read it by: never guessed.
-        return session_.fail(fault::method_not_found,
-                             "method not found: " + std::string(operation_->name) +
-                                 " (not in the contract, and <" + std::string(qname) +
-                                 "> carries no xsi:type to type it by)");
-      }
+      if (f.type->dynamic && f.type == &shapes().untyped) return fail_untyped(qname);
       if (is_scalar(f.type->kind)) return close_scalar(f);
       return true;
     case Frame::fault_string:
@@ -533,6 +540,14 @@ bool SoapDecoder::close_frame(const FrameState& f, std::string_view qname) {
     default:  // containers, nil and href values: checked as their children arrived
       return true;
   }
+}
+
+bool SoapDecoder::fail_untyped(std::string_view qname) {
+  // Text with no type to read it by: never guessed.
+  return session_.fail(fault::method_not_found,
+                       "method not found: " + std::string(operation_->name) +
+                           " (not in the contract, and <" + std::string(qname) +
+                           "> carries no xsi:type to type it by)");
 }
 
 bool SoapDecoder::close_scalar(const FrameState& f) {

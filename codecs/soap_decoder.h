@@ -95,6 +95,9 @@ class SoapDecoder {
   // Opens an occurrence of a repeated param or member: `slot` holds the array of occurrences
   // (made here on the first one), `type` its array type.
   bool open_occurrence(const Type& type, Value& slot, XmlAttributes attributes);
+  // Opens an occurrence of the repeated member `m`, named `local`, of the struct `parent`.
+  bool open_repeated_member(const Member& m, Value& parent, std::string_view local,
+                            XmlAttributes attributes);
   // The type an anyType value names by its xsi:type or soapenc:arrayType (dynamic_type());
   // nullptr with the error recorded when it names none we know.
   const Type* dynamic_value_type(XmlAttributes attributes);
@@ -106,6 +109,9 @@ class SoapDecoder {
   bool open_value(const Type* type, Value* target, XmlAttributes attributes);
   // Finishes the element `f` just closed.
   bool close_frame(const FrameState& f, std::string_view qname);
+  // Fails a value of an untyped element (`qname`) that holds only text; out of close_frame's
+  // path, which runs for every element.
+  bool fail_untyped(std::string_view qname);
   // Converts a scalar value's text (xml_scalar.h).
   bool close_scalar(const FrameState& f);
   // Takes the fault code from the detail's code text, if any.

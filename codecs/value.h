@@ -70,6 +70,12 @@ class Value {
     items_.push_back(std::move(v));
     return items_.back();
   }
+  // Appends a nil struct member to be filled in by the caller; returns it. Builds the name and
+  // the value in place: decoders call this once per member.
+  Value& add_member(std::string_view name) {
+    names_.emplace_back(name);
+    return items_.emplace_back();
+  }
   // The member named `name`, or nullptr.
   const Value* member(std::string_view name) const;
 
