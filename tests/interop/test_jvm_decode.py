@@ -17,7 +17,7 @@ import unittest
 
 BENCH = sys.argv[1] if len(sys.argv) > 1 else ''
 DECODERS = {'xpp3-pull', 'xerces-dom', 'xerces-sax', 'woodstox-stax'}
-NAME = 'classic/{}/soap11-rpc-encoded/getRate.call'
+NAME = 'jvm/{}/soap11-rpc-encoded/getRate.call'
 SHORT = ['--messages', '200', '--repetitions', '2', '--warmup', '100']
 TIMEOUT = 120  # a JVM on a loaded 2-core machine
 

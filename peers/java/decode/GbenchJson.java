@@ -34,7 +34,7 @@ final class GbenchJson {
     String file = o.file.substring(o.file.indexOf('/') + 1).replaceFirst("\\.xml$", "");
     boolean first = true;
     for (JvmDecodeBench.Row r : rows) {
-      String name = "classic/" + r.decoder.name() + "/" + family + "/" + file;
+      String name = "jvm/" + r.decoder.name() + "/" + family + "/" + file;
       if (r.error != null) {
         b.append(first ? "\n" : ",\n").append("    {");
         first = false;

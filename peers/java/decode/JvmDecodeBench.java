@@ -3,8 +3,9 @@
 // Debian, so a timing loop of our own: every decoder is checked against the manifest's canonical
 // JSON first, then warmed up (so the JIT has compiled it; the warm-up is reported apart), then
 // timed in repetitions of N messages, the decoders interleaved round robin. Output: Google
-// Benchmark JSON (classic/<decoder>/<family>/<file>, µs per message), which tools read as they
-// read parse_bench's; exit 1 when a decoder's answer is wrong, 2 on a bad option.
+// Benchmark JSON (jvm/<decoder>/<family>/<file>, µs per message: a level of its own, so the
+// report's C++ `classic` rows never mix with JVM times); exit 1 when a decoder's answer is wrong,
+// 2 on a bad option.
 package soapbench.decode;
 
 import java.io.IOException;
