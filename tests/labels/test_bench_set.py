@@ -13,11 +13,12 @@ import subprocess
 import sys
 import unittest
 
-# The default set (README "Benchmarks"); bench.stacks and bench.server_load only where their
-# peers and wrk were found.
+# The default set (README "Benchmarks"); bench.stacks, bench.stacks.java and bench.server_load
+# only where their peers, the JDK and wrk were found.
 DEFAULT_SET = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.conformance",
                "bench.conformance_suites",
-               "bench.interop", "bench.stacks", "bench.server_load", "bench.compare"}
+               "bench.interop", "bench.stacks", "bench.stacks.java", "bench.server_load",
+               "bench.compare"}
 ALWAYS = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.compare"}
 # Every label and what it selects (README "Benchmarks").
 LABELS = {"unit", "bench", "full", "load", "scripting"}
