@@ -19,19 +19,19 @@
 #include <vector>
 
 #include "bench/floor_wire.h"
+#include "binary/binary_rpc.h"
+#include "client/http_client.h"
+#include "client/wire_meter.h"
 #include "codecs/canonical_json.h"
-#include "harness/binary_rpc.h"
 #include "harness/corpus.h"
-#include "harness/http_client.h"
-#include "harness/http_server.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "harness/run_context.h"
 #include "harness/service.h"
-#include "harness/wire_meter.h"
 #include "measure/bench_names.h"
 #include "measure/summary_reporter.h"
 #include "parsers/registry.h"
+#include "server/http_server.h"
 
 namespace sb::bench {
 namespace {

@@ -1,5 +1,5 @@
-// RpcServer (harness/http_server.h) in-process on 127.0.0.1, driven by a small Beast client written
-// here (not harness/http_client.h): every family answers, X-Parser picks the adapter, faults stay
+// RpcServer (server/http_server.h) in-process on 127.0.0.1, driven by a small Beast client written
+// here (not client/http_client.h): every family answers, X-Parser picks the adapter, faults stay
 // protocol faults on a live connection, the WSDL names the real port, getChain is passed through
 // byte for byte, TLS resumes sessions, and the limits (413, header timeout, idle timeout, 503,
 // malformed HTTP) hold while other clients keep being served.
@@ -36,9 +36,9 @@
 #include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
-#include "harness/http_server.h"
 #include "harness/service.h"
 #include "parsers/registry.h"
+#include "server/http_server.h"
 
 namespace sb {
 namespace {

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Checks the layering of docs/architecture.md on every #include of the tree.
 
-Arrows run one way: cli/, bench/, peers/ -> measure/ -> harness/ -> parsers/ -> codecs/ -> core/. A
-folder may
-include only itself and the folders below it, and only parsers/ may include a parser library.
+Arrows run one way: peers/ -> cli/, bench/ -> measure/ -> load/, binary/ -> client/; client/,
+server/, conformance/ -> harness/ -> parsers/ -> codecs/ -> core/ (ALLOWED below is the whole
+rule). A folder may include only itself and the folders below it, and only parsers/ may include a
+parser library.
 tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
 choice). Usage: check_includes.py [ROOT]      (exit 1 and one line per violation)
        check_includes.py --self-test          (checks that a planted violation is caught)
@@ -15,15 +16,24 @@ import tempfile
 import unittest
 
 # What each layer may include from the project's own folders.
+BASE = {'core', 'codecs', 'parsers', 'harness'}  # below every folder that harness/ serves
+# harness/'s users, one job each.
+SERVED = {'server', 'client', 'binary', 'load', 'record', 'conformance'}
 ALLOWED = {
     'core': {'core'},
     'codecs': {'core', 'codecs'},
     'parsers': {'core', 'codecs', 'parsers'},
-    'harness': {'core', 'codecs', 'parsers', 'harness'},
-    'measure': {'core', 'codecs', 'parsers', 'harness', 'measure'},
-    'cli': {'core', 'codecs', 'parsers', 'harness', 'measure', 'cli'},
-    'bench': {'core', 'codecs', 'parsers', 'harness', 'measure', 'bench'},
-    'peers': {'core', 'codecs', 'parsers', 'harness', 'measure', 'bench', 'peers'},
+    'harness': BASE,
+    'server': BASE | {'server'},
+    'client': BASE | {'client'},
+    'conformance': BASE | {'conformance'},
+    'binary': BASE | {'client', 'binary'},
+    'load': BASE | {'client', 'load'},
+    'record': BASE | {'client', 'record'},
+    'measure': BASE | SERVED | {'measure'},
+    'cli': BASE | SERVED | {'measure', 'cli'},
+    'bench': BASE | SERVED | {'measure', 'bench'},
+    'peers': BASE | SERVED | {'measure', 'bench', 'peers'},
 }
 PARSER_LIBRARIES = re.compile(
     r'^(pugixml\.hpp|pugiconfig\.hpp|rapidxml/|tinyxml2\.h|libxml/|xercesc/|expat\.h|'
@@ -68,8 +78,18 @@ class SelfTest(unittest.TestCase):
                                                        '#include "codecs/value.h"\n')
             (root / 'harness' / 'timing.h').write_text('#include "measure/ranking.h"\n')
             (root / 'cli' / 'ok.cpp').write_text('#include "measure/compare_run.h"\n')
+            # The folders harness/ serves: each on harness/, none on a sibling it does not use.
+            (root / 'load' / 'ok.cpp').write_text('#include "client/http_request.h"\n'
+                                                  '#include "harness/corpus.h"\n')
+            (root / 'server' / 'side.cpp').write_text('#include "client/http_client.h"\n')
+            (root / 'client' / 'up.cpp').write_text('#include "load/load_point.h"\n')
+            (root / 'harness' / 'srv.h').write_text('#include "server/server_config.h"\n')
+            (root / 'bench' / 'ok.cpp').write_text('#include "binary/binary_rpc.h"\n')
             found = violations(root)
-            self.assertEqual(len(found), 3, found)
+            self.assertEqual(len(found), 6, found)
+            self.assertIn('server/side.cpp:1: server/ may not include client/', ''.join(found))
+            self.assertIn('client/up.cpp:1: client/ may not include load/', ''.join(found))
+            self.assertIn('harness/srv.h:1: harness/ may not include server/', ''.join(found))
             self.assertIn('codecs/up.h:1: codecs/ may not include parsers/', ''.join(found))
             self.assertIn('harness/lib.cpp:1: only parsers/', ''.join(found))
             self.assertIn('harness/timing.h:1: harness/ may not include measure/', ''.join(found))
