@@ -12,8 +12,8 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "server/http_server.h"
 #include "server/rpc_endpoint.h"
+#include "server/server_config.h"
 
 namespace sb::server_detail {
 

@@ -19,8 +19,8 @@
 #include "codecs/jsonrpc_id.h"
 #include "codecs/value.h"
 #include "harness/service.h"
-#include "server/http_server.h"
 #include "server/response_body.h"
+#include "server/server_config.h"
 
 namespace sb {
 
