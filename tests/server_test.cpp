@@ -33,6 +33,7 @@
 
 #include "codecs/canonical_json.h"
 #include "codecs/service_contract.h"
+#include "codecs/service_rules.h"
 #include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
@@ -944,7 +945,7 @@ TEST(Server, RespondDelayDoesNotBlockOtherConnections) {
   EXPECT_EQ(res.body(), R"({"jsonrpc":"2.0","result":5,"id":1})");
   EXPECT_GE(delayed_ms, 200);
   EXPECT_LT(other_done, delayed_done) << "the other connection waited for the delay";
-  EXPECT_EQ(delayed_json, expected_response("respond", Service::document(25)));
+  EXPECT_EQ(delayed_json, expected_response("respond", rpc::respond_document(25)));
 }
 
 TEST(Server, MaxConnectionsAnswers503) {
