@@ -10,7 +10,7 @@
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
 #include "core/message_buffer.h"
-#include "parsers/manifest_reader.h"
+#include "harness/manifest_reader.h"
 #include "parsers/registry.h"
 
 namespace sb {

@@ -1,6 +1,8 @@
-// The corpus manifest (corpus/manifest.json, docs/corpus.md) read into plain records. It lives in
-// parsers/ because it reads JSON with a parser library (RapidJSON), and parsers/ is the only
-// folder that includes one; harness/corpus.h builds the corpus on these records.
+// The corpus manifest (corpus/manifest.json, docs/corpus.md) read into plain records, beside the
+// corpus code (corpus.h builds the corpus on them, message_files.h reads recorded folders with
+// them). It reads JSON with RapidJSON: the one file outside parsers/ the layering rule lets
+// include a parser library (tests/layering/check_includes.py), since the manifest is the suite's
+// own data, not a message under test.
 #pragma once
 
 #include <cstdint>

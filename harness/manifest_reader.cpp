@@ -1,4 +1,4 @@
-#include "parsers/manifest_reader.h"
+#include "harness/manifest_reader.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
