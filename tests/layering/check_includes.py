@@ -9,6 +9,7 @@ tests/ and tools/ stand outside the layers (tests may read a file back with a li
 choice). Usage: check_includes.py [ROOT]      (exit 1 and one line per violation)
        check_includes.py --self-test          (checks that a planted violation is caught)
 """
+import fnmatch
 import pathlib
 import re
 import sys
@@ -35,10 +36,36 @@ ALLOWED = {
     'bench': BASE | SERVED | {'measure', 'bench'},
     'peers': BASE | SERVED | {'measure', 'bench', 'peers'},
 }
-PARSER_LIBRARIES = re.compile(
-    r'^(pugixml\.hpp|pugiconfig\.hpp|rapidxml/|tinyxml2\.h|libxml/|xercesc/|expat\.h|'
-    r'expat_external\.h|rapidjson/|simdjson\.h|simdjson/|boost/json|nlohmann/|json/|yajl/|'
-    r'Poco/|Qt[A-Za-z]*/|Q[A-Z][A-Za-z]*$)')
+DEPENDENCIES = 'cmake/dependencies.cmake'  # its "# headers:" lines: the parser libraries' includes
+
+
+def parser_library_patterns(root):
+    """The include patterns (shell style) of every parser library: the "# headers:" line of its
+    block in cmake/dependencies.cmake, so a new parser's block brings its own."""
+    patterns = []
+    for line in (root / DEPENDENCIES).read_text().splitlines():
+        if line.startswith('# headers:'):
+            patterns += line.split(':', 1)[1].split()
+    return patterns
+
+
+def is_parser_library(header, patterns):
+    return any(fnmatch.fnmatchcase(header, p) for p in patterns)
+
+
+def unlisted_parser_blocks(root):
+    """Switches of parser libraries (sb_adapter() in parsers/CMakeLists.txt) whose dependency
+    block has no "# headers:" line (their includes would go unchecked)."""
+    switches = set(re.findall(r'sb_adapter\((SB_HAVE_\w+)',
+                              (root / 'parsers' / 'CMakeLists.txt').read_text()))
+    missing = []
+    for block in (root / DEPENDENCIES).read_text().split('\n# --- ')[1:]:
+        sets = set(re.findall(r'set\((SB_HAVE_\w+) ON\)', block)) & switches
+        if sets and '\n# headers:' not in block:
+            missing += sorted(sets)
+    return missing
+
+
 # Files outside parsers/ allowed one parser library, and why: the corpus manifest is the suite's
 # own data, read beside the corpus code.
 LIBRARY_EXCEPTIONS = {'harness/manifest_reader.cpp': 'rapidjson/'}
@@ -47,7 +74,9 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 
 def violations(root):
     """Every broken rule under root, as 'file:line: reason' strings."""
-    found = []
+    found = [f'{DEPENDENCIES}: {switch}\'s block has no "# headers:" line'
+             for switch in unlisted_parser_blocks(root)]
+    patterns = parser_library_patterns(root)
     for layer, allowed in ALLOWED.items():
         for path in sorted((root / layer).rglob('*')):
             if path.suffix not in ('.h', '.hpp', '.cpp', '.inc') or not path.is_file():
@@ -64,7 +93,7 @@ def violations(root):
                 excepted = LIBRARY_EXCEPTIONS.get(str(path.relative_to(root)))
                 if excepted and header.startswith(excepted):
                     continue
-                if layer != 'parsers' and PARSER_LIBRARIES.match(header):
+                if layer != 'parsers' and is_parser_library(header, patterns):
                     found.append(f'{where}: only parsers/ includes a parser library ({header})')
     return found
 
@@ -77,6 +106,15 @@ class SelfTest(unittest.TestCase):
             root = pathlib.Path(tmp)
             for layer in ALLOWED:
                 (root / layer).mkdir()
+            (root / 'cmake').mkdir()
+            (root / DEPENDENCIES).write_text(
+                '# --- RapidJSON ---\n# apt: rapidjson-dev\n# headers: rapidjson/*\n'
+                'set(SB_HAVE_RAPIDJSON ON)\n# --- pugixml ---\n# headers: pugixml.hpp\n'
+                'set(SB_HAVE_PUGIXML ON)\n# --- newlib ---\n# apt: libnew-dev\n'
+                'set(SB_HAVE_NEWLIB ON)\n')
+            (root / 'parsers' / 'CMakeLists.txt').write_text(
+                'sb_adapter(SB_HAVE_RAPIDJSON sb::rapidjson)\nsb_adapter(SB_HAVE_PUGIXML x)\n'
+                'sb_adapter(SB_HAVE_NEWLIB sb::newlib)\n')
             (root / 'core' / 'ok.h').write_text('#include <vector>\n#include "core/events.h"\n')
             (root / 'codecs' / 'up.h').write_text('#include "parsers/registry.h"\n')
             (root / 'harness' / 'lib.cpp').write_text('#include <rapidjson/document.h>\n')
@@ -95,7 +133,8 @@ class SelfTest(unittest.TestCase):
             (root / 'harness' / 'manifest_reader.cpp').write_text('#include <rapidjson/document.h>\n'
                                                                   '#include <pugixml.hpp>\n')
             found = violations(root)
-            self.assertEqual(len(found), 7, found)
+            self.assertEqual(len(found), 8, found)
+            self.assertIn("SB_HAVE_NEWLIB's block has no", ''.join(found))
             self.assertIn('harness/manifest_reader.cpp:2: only parsers/', ''.join(found))
             self.assertIn('server/side.cpp:1: server/ may not include client/', ''.join(found))
             self.assertIn('client/up.cpp:1: client/ may not include load/', ''.join(found))
