@@ -19,19 +19,18 @@
 #include <vector>
 
 #include "bench/floor_wire.h"
-#include "codecs/canonical_json.h"
-#include "harness/binary_rpc.h"
+#include "binary/binary_rpc.h"
+#include "client/http_client.h"
+#include "client/wire_meter.h"
+#include "harness/answer_check.h"
 #include "harness/corpus.h"
-#include "harness/http_client.h"
-#include "harness/http_server.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "harness/run_context.h"
-#include "harness/service.h"
-#include "harness/wire_meter.h"
 #include "measure/bench_names.h"
 #include "measure/summary_reporter.h"
 #include "parsers/registry.h"
+#include "server/http_server.h"
 
 namespace sb::bench {
 namespace {
@@ -110,9 +109,8 @@ class ServerPool {
 
 // A prepared call: the request, and what a correct answer looks like.
 struct Prepared {
-  rpc::Message request;      // decoded from the corpus (JSON-RPC file: the same in every family)
-  std::string expected;      // canonical JSON of the correct response ("" when checked by hash)
-  const CorpusEntry* entry;  // getChain: the corpus response, checked by canonical_matches
+  rpc::Message request;                  // decoded from the corpus (JSON-RPC file: every family)
+  std::optional<rpc::Message> expected;  // harness/answer_check.h's; none: the corpus lacks it
 };
 
 // Sums over the timed calls.
@@ -149,13 +147,8 @@ struct Totals {
 // Checks one response against what the service must answer; "" when right.
 std::string check_response(const CallResult& r, const Prepared& p) {
   if (!r.ok) return "call failed: " + r.error;
-  const std::string json = rpc::to_canonical_json(r.response);
-  if (p.entry != nullptr) {
-    return p.entry->canonical_matches(json) ? "" : "response differs from the corpus document";
-  }
-  return json == p.expected
-             ? ""
-             : "response " + json.substr(0, 200) + " != expected " + p.expected.substr(0, 200);
+  if (!p.expected) return "no expected answer: the corpus response is missing or wrong";
+  return exact_check(r.response, *p.expected);
 }
 
 void http_benchmark(benchmark::State& state, ServerPool& pool, const Variant& v, rpc::Family family,
@@ -498,24 +491,16 @@ int main(int argc, char** argv) {
   binary_server.start();
   static std::deque<Prepared> prepared;
   std::size_t count = 0;
-  const Service service;
-
   // Prepares one call for one family: the request and its expected answer.
-  auto prepare = [&](const std::string& family, const std::string& call,
-                     const std::string& stem) -> const Prepared* {
+  auto prepare = [&](const std::string& family, const std::string& stem) -> const Prepared* {
     auto request = request_from_corpus(corpus, stem);
     if (!request) {
       std::fprintf(stderr, "roundtrip_bench: no corpus call %s\n", stem.c_str());
       return nullptr;
     }
-    Prepared p{*request, {}, nullptr};
-    if (call == "getChain") {
-      p.entry =
-          find_corpus_entry(corpus, family == "binary" ? "jsonrpc" : family, "getChain.response");
-    } else {
-      p.expected = rpc::to_canonical_json(service.dispatch(p.request).response);
-    }
-    prepared.push_back(std::move(p));
+    // The binary control answers getChain with the JSON-RPC corpus document.
+    const std::string answer_family = family == "binary" ? "jsonrpc" : family;
+    prepared.push_back({*request, expected_answer(corpus, answer_family, *request)});
     return &prepared.back();
   };
 
@@ -524,7 +509,7 @@ int main(int argc, char** argv) {
     const bool json = f == rpc::Family::jsonrpc;
     const std::string default_parser(default_adapter(json));
     for (const auto& [call, stem] : roundtrip_default_calls()) {
-      const Prepared* p = prepare(family, call, stem);
+      const Prepared* p = prepare(family, stem);
       if (p == nullptr) continue;
       for (const AdapterEntry& a : adapters()) {
         const AdapterInfo& info = a.info();
@@ -546,7 +531,7 @@ int main(int argc, char** argv) {
       }
     }
     for (const auto& [call, stem] : messaging_calls()) {
-      const Prepared* p = prepare(family, call, stem);
+      const Prepared* p = prepare(family, stem);
       if (p == nullptr) continue;
       const std::string name = messaging_name(family, call);
       benchmark::RegisterBenchmark(name.c_str(),
@@ -561,7 +546,7 @@ int main(int argc, char** argv) {
   }
   // The binary control: the same calls as length-prefixed frames over raw TCP.
   for (const auto& [call, stem] : roundtrip_default_calls()) {
-    const Prepared* p = prepare("binary", call, stem);
+    const Prepared* p = prepare("binary", stem);
     if (p == nullptr) continue;
     for (bool keep_alive : {true, false}) {
       const char* variant = keep_alive ? "keepalive" : "newconn";
@@ -577,7 +562,7 @@ int main(int argc, char** argv) {
   }
   // The classic table's raw socket, keep-alive and a new connection per call.
   for (const auto& [call, stem] : messaging_calls()) {
-    const Prepared* p = prepare("binary", call, stem);
+    const Prepared* p = prepare("binary", stem);
     if (p == nullptr) continue;
     for (bool keep_alive : {true, false}) {
       const std::string name = messaging_name(keep_alive ? "binary" : "binary-newconn", call);

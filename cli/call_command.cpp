@@ -8,10 +8,10 @@
 
 #include "cli/commands.h"
 #include "cli/target_options.h"
+#include "client/http_client.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
 #include "harness/call_args.h"
-#include "harness/http_client.h"
 
 namespace sb::cli {
 

@@ -1,7 +1,12 @@
-// soapbench list: one line per adapter compiled into this build.
+// soapbench list: one line per adapter compiled into this build, tab-separated (a library name
+// such as "Qt 6" holds a space), or --json for scripts.
 #include <fmt/core.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "cli/commands.h"
+#include "codecs/json_writer.h"
 #include "parsers/registry.h"
 
 namespace sb::cli {
@@ -27,19 +32,61 @@ std::string flag_words(const AdapterInfo& i) {
   return out;
 }
 
+// The adapters as a JSON array of objects: name, library, version, format, model, flags (a list
+// of the flag words), mode, notes.
+std::string adapters_json() {
+  rpc::DirectJsonWriter w;
+  w.start_array();
+  for (const AdapterEntry& e : adapters()) {
+    const AdapterInfo& i = e.info();
+    w.start_object();
+    auto member = [&w](std::string_view key, std::string_view value) {
+      w.key(key);
+      w.string_value(value);
+    };
+    member("name", i.name);
+    member("library", i.library);
+    member("version", i.version);
+    member("format", format_name(i.format));
+    member("model", model_name(i.model));
+    w.key("flags");
+    w.start_array();
+    const std::string flags = flag_words(i);
+    for (std::size_t at = 0; at < flags.size();) {
+      const std::size_t comma = std::min(flags.find(',', at), flags.size());
+      w.string_value(std::string_view(flags).substr(at, comma - at));
+      at = comma + 1;
+    }
+    w.end_array();
+    member("mode", i.mode);
+    member("notes", i.notes);
+    w.end_object();
+  }
+  w.end_array();
+  std::string out;
+  if (!w.finish(out)) throw std::runtime_error("list --json: " + std::string(w.error()));
+  return out;
+}
+
 }  // namespace
 
 void add_list_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("list", "List the parser adapters in this build");
+  CLI::App* cmd = app.add_subcommand(
+      "list", "List the parser adapters in this build (tab-separated columns, or --json)");
   static bool verbose = false;
+  static bool json = false;
   cmd->add_flag("-v,--verbose", verbose, "Also print each adapter's library mode and notes");
+  cmd->add_flag("--json", json, "One JSON array of every adapter's facts (mode and notes too)");
   cmd->callback([] {
-    fmt::print("{:<23} {:<13} {:<8} {:<6} {:<6} {}\n", "NAME", "LIBRARY", "VERSION", "FORMAT",
-               "MODEL", "FLAGS");
+    if (json) {
+      fmt::print("{}\n", adapters_json());
+      return;
+    }
+    fmt::print("NAME\tLIBRARY\tVERSION\tFORMAT\tMODEL\tFLAGS\n");
     for (const AdapterEntry& e : adapters()) {
       const AdapterInfo& i = e.info();
-      fmt::print("{:<23} {:<13} {:<8} {:<6} {:<6} {}\n", i.name, i.library, i.version,
-                 format_name(i.format), model_name(i.model), flag_words(i));
+      fmt::print("{}\t{}\t{}\t{}\t{}\t{}\n", i.name, i.library, i.version, format_name(i.format),
+                 model_name(i.model), flag_words(i));
       if (verbose) fmt::print("    mode: {}\n    notes: {}\n", i.mode, i.notes);
     }
   });

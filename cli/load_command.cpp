@@ -1,4 +1,4 @@
-// soapbench load: the load generator (harness/load_generator.h). Sends one corpus call over and
+// soapbench load: the load generator (load/load_generator.h). Sends one corpus call over and
 // over, closed loop (N connections, a list sweeps) or open loop (a rate, a list sweeps), and
 // prints a line per point, a table and, with --json, one record per point.
 #include <fmt/core.h>
@@ -16,9 +16,9 @@
 #include "cli/commands.h"
 #include "cli/target_options.h"
 #include "harness/corpus.h"
-#include "harness/load_generator.h"
-#include "harness/load_report.h"
-#include "harness/replay_plan.h"
+#include "load/load_generator.h"
+#include "load/load_report.h"
+#include "load/replay_plan.h"
 
 namespace sb::cli {
 

@@ -1,5 +1,5 @@
-// soapbench record: the recording reverse proxy (harness/record_proxy.h) until SIGINT or SIGTERM,
-// storing what it forwards into a recorded folder (harness/record_store.h) with a progress line.
+// soapbench record: the recording reverse proxy (record/record_proxy.h) until SIGINT or SIGTERM,
+// storing what it forwards into a recorded folder (record/record_store.h) with a progress line.
 #include <fmt/core.h>
 
 #include <charconv>
@@ -17,9 +17,9 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "cli/commands.h"
-#include "harness/record_proxy.h"
-#include "harness/record_store.h"
-#include "harness/record_writer.h"
+#include "record/record_proxy.h"
+#include "record/record_store.h"
+#include "record/record_writer.h"
 
 namespace sb::cli {
 

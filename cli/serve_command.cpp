@@ -1,4 +1,4 @@
-// soapbench serve: the RPC server (harness/http_server.h) until SIGINT or SIGTERM.
+// soapbench serve: the RPC server (server/http_server.h) until SIGINT or SIGTERM.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -13,7 +13,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "cli/commands.h"
-#include "harness/http_server.h"
+#include "server/http_server.h"
 
 namespace sb::cli {
 

@@ -4,6 +4,8 @@
 # With SB_REQUIRE_ALL_PARSERS (on in every preset) a missing parser library is an error.
 # The "# apt:" line under each block header names its Debian packages: tools/setup.sh installs
 # exactly those (plus the build tools it lists itself), so a dependency is written once, here.
+# A parser library's block also has a "# headers:" line: the include paths (shell patterns) only
+# parsers/ may include, which tests/layering/check_includes.py reads.
 
 include_guard(GLOBAL)
 
@@ -33,6 +35,7 @@ set(_sb_req ${SB_REQUIRE_ALL_PARSERS})
 
 # --- pugixml (libpugixml-dev) ---
 # apt: libpugixml-dev
+# headers: pugixml.hpp pugiconfig.hpp
 find_package(pugixml CONFIG QUIET)
 if(TARGET pugixml::pugixml OR TARGET pugixml)
   set(SB_HAVE_PUGIXML ON)
@@ -50,6 +53,7 @@ endif()
 
 # --- RapidXML (librapidxml-dev, header only) ---
 # apt: librapidxml-dev
+# headers: rapidxml/*
 find_path(SB_RAPIDXML_INCLUDE rapidxml/rapidxml.hpp)
 if(SB_RAPIDXML_INCLUDE)
   set(SB_HAVE_RAPIDXML ON)
@@ -65,6 +69,7 @@ endif()
 
 # --- tinyxml2 (libtinyxml2-dev) ---
 # apt: libtinyxml2-dev
+# headers: tinyxml2.h
 find_package(tinyxml2 CONFIG QUIET)
 if(TARGET tinyxml2::tinyxml2)
   set(SB_HAVE_TINYXML2 ON)
@@ -78,6 +83,7 @@ endif()
 
 # --- libxml2 (libxml2-dev) ---
 # apt: libxml2-dev
+# headers: libxml/*
 find_package(LibXml2 QUIET)
 if(LibXml2_FOUND)
   set(SB_HAVE_LIBXML2 ON)
@@ -91,6 +97,7 @@ endif()
 
 # --- Xerces-C++ (libxerces-c-dev) ---
 # apt: libxerces-c-dev
+# headers: xercesc/*
 find_package(XercesC QUIET)
 if(XercesC_FOUND)
   set(SB_HAVE_XERCES ON)
@@ -104,6 +111,7 @@ endif()
 
 # --- Expat (libexpat1-dev) ---
 # apt: libexpat1-dev
+# headers: expat.h expat_external.h
 find_package(expat CONFIG QUIET)
 if(TARGET expat::expat)
   set(SB_HAVE_EXPAT ON)
@@ -117,6 +125,7 @@ endif()
 
 # --- Qt 6 (qt6-base-dev): QXmlStreamReader and QJsonDocument (Core), QDomDocument (Xml) ---
 # apt: qt6-base-dev
+# headers: Qt*/* Q[A-Z]*
 # qt6/dom bounds depth with the RapidXML adapter's pre-scan (parsers/rapidxml_prescan.cpp,
 # which reads RapidXML's character tables), so Qt's adapters need RapidXML too.
 find_package(Qt6 QUIET COMPONENTS Core Xml)
@@ -132,6 +141,7 @@ endif()
 
 # --- Poco (libpoco-dev): Poco::XML (SAXParser, DOM; Expat underneath) and Poco::JSON ---
 # apt: libpoco-dev
+# headers: Poco/*
 find_package(Poco QUIET COMPONENTS XML JSON Foundation)
 if(TARGET Poco::XML AND TARGET Poco::JSON AND TARGET Poco::Foundation)
   set(SB_HAVE_POCO ON)
@@ -145,6 +155,7 @@ endif()
 
 # --- RapidJSON (rapidjson-dev, header only; also reads the corpus manifest) ---
 # apt: rapidjson-dev
+# headers: rapidjson/*
 find_package(RapidJSON CONFIG QUIET)
 if(RapidJSON_FOUND)
   set(SB_HAVE_RAPIDJSON ON)
@@ -158,6 +169,7 @@ endif()
 
 # --- simdjson (libsimdjson-dev) ---
 # apt: libsimdjson-dev
+# headers: simdjson.h simdjson/*
 find_package(simdjson CONFIG QUIET)
 if(TARGET simdjson::simdjson)
   set(SB_HAVE_SIMDJSON ON)
@@ -171,6 +183,7 @@ endif()
 
 # --- nlohmann/json (nlohmann-json3-dev, header only) ---
 # apt: nlohmann-json3-dev
+# headers: nlohmann/*
 find_package(nlohmann_json 3 CONFIG QUIET)
 if(TARGET nlohmann_json::nlohmann_json)
   set(SB_HAVE_NLOHMANN ON)
@@ -184,6 +197,7 @@ endif()
 
 # --- JsonCpp (libjsoncpp-dev) ---
 # apt: libjsoncpp-dev
+# headers: json/*
 find_package(jsoncpp CONFIG QUIET)
 if(TARGET JsonCpp::JsonCpp)
   set(SB_HAVE_JSONCPP ON)
@@ -197,6 +211,7 @@ endif()
 
 # --- YAJL (libyajl-dev; no CMake package: header and library found by name) ---
 # apt: libyajl-dev
+# headers: yajl/*
 find_path(SB_YAJL_INCLUDE yajl/yajl_parse.h)
 find_library(SB_YAJL_LIBRARY yajl)
 if(SB_YAJL_INCLUDE AND SB_YAJL_LIBRARY)
@@ -220,6 +235,7 @@ endif()
 # where Boost.JSON is found (a fresh configure with -DCMAKE_PREFIX_PATH=<a Boost 1.81 tree>, which
 # Asio and Beast below then come from too: one Boost), and SB_REQUIRE_ALL_PARSERS does not
 # require them.
+# headers: boost/json.hpp boost/json/*
 find_package(boost_json 1.81 CONFIG QUIET)
 if(TARGET Boost::json)
   set(SB_HAVE_BOOSTJSON ON)

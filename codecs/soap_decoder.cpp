@@ -66,12 +66,6 @@ const Member* find_member(const Type& t, std::string_view name) {
 
 }  // namespace
 
-const Type* member_type(const Type& t, std::string_view name) {
-  if (t.dynamic) return &dynamic_type();
-  const Member* m = find_member(t, name);
-  return m != nullptr ? m->type : nullptr;
-}
-
 SoapDecoder::SoapDecoder(const Contract& contract, Limits limits, XmlDecodeSession& session)
     : own_contract_(contract),
       contract_(&contract),
@@ -567,7 +561,8 @@ bool SoapDecoder::close_fault() {
   return true;
 }
 
-void SoapDecoder::begin_replay(const Type& type, Value& target) {
+bool SoapDecoder::decode_recorded(const Type& type, Value& target,
+                                  std::span<const RecordedEvent> events) {
   parked_ = std::move(frames_);
   frames_.clear();
   text_.clear();
@@ -575,6 +570,26 @@ void SoapDecoder::begin_replay(const Type& type, Value& target) {
                      .type = &type,
                      .target = &target,
                      .bindings_mark = namespaces_.mark()});
+  std::vector<XmlAttribute> attributes;
+  for (const RecordedEvent& ev : events) {
+    bool ok = true;
+    switch (ev.type) {
+      case RecordedEvent::Type::start:
+        attributes.clear();
+        for (const auto& [name, value] : ev.attributes) attributes.push_back({name, value});
+        ok = start_element(ev.name, attributes);
+        break;
+      case RecordedEvent::Type::text:
+        ok = text(ev.name);
+        break;
+      case RecordedEvent::Type::end:
+        ok = end_element(ev.name);
+        break;
+    }
+    if (!ok) return false;
+  }
+  frames_ = std::move(parked_);
+  return true;
 }
 
 bool SoapDecoder::finish() {

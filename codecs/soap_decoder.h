@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,10 +21,7 @@
 
 namespace sb::rpc {
 
-// The type of member `name` of the struct type `t`, or nullptr.
-const Type* member_type(const Type& t, std::string_view name);
-
-class SoapDecoder {
+class SoapDecoder : private ElementDecoder {
  public:
   // Reports into `session`, which must outlive the decoder.
   SoapDecoder(const Contract& contract, Limits limits, XmlDecodeSession& session);
@@ -45,13 +43,13 @@ class SoapDecoder {
   // Once the Envelope closed: settles the style, checks the params, resolves multi-references.
   bool finish();
 
-  // Sets the open elements aside so that a replayed multiRef element decodes into `target` as
-  // `type` (SoapMultiRef); end_replay() brings them back. Replays do not nest.
-  void begin_replay(const Type& type, Value& target);
-  // Restores the elements begin_replay() set aside.
-  void end_replay() { frames_ = std::move(parked_); }
-
  private:
+  // A multiRef element (SoapMultiRef): the open elements set aside, `events` decoded into
+  // `target` as `type` through the event handlers above, the open elements restored. Replays
+  // do not nest.
+  bool decode_recorded(const Type& type, Value& target,
+                       std::span<const RecordedEvent> events) override;
+
   enum class Frame : std::uint8_t {
     skip,                // a subtree we ignore (Header, faultactor, unreferenced Body siblings)
     envelope,            // Envelope

@@ -1,7 +1,5 @@
 #include "codecs/soap_multiref.h"
 
-#include "codecs/soap_decoder.h"
-
 namespace sb::rpc {
 
 void SoapMultiRef::reset() {
@@ -41,11 +39,11 @@ void SoapMultiRef::record_end(std::size_t index, std::string_view qname) {
   recordings_[index].events.push_back({Event::Type::end, std::string(qname), {}});
 }
 
-bool SoapMultiRef::resolve(Value& v, const Type& type, SoapDecoder& decoder) {
+bool SoapMultiRef::resolve(Value& v, const Type& type, ElementDecoder& decoder) {
   return resolve_at(v, type, 0, decoder);
 }
 
-bool SoapMultiRef::resolve_at(Value& v, const Type& type, int depth, SoapDecoder& decoder) {
+bool SoapMultiRef::resolve_at(Value& v, const Type& type, int depth, ElementDecoder& decoder) {
   if (!has_references_) return true;  // the common case: nothing to resolve, no traversal
   if (depth > 1000) return session_.fail(fault::invalid_params, "multi-reference chain too deep");
   if (v.is_reference()) return expand(v, type, decoder);  // resolves inside it too
@@ -71,7 +69,7 @@ bool SoapMultiRef::resolve_at(Value& v, const Type& type, int depth, SoapDecoder
   return true;
 }
 
-bool SoapMultiRef::expand(Value& v, const Type& type, SoapDecoder& decoder) {
+bool SoapMultiRef::expand(Value& v, const Type& type, ElementDecoder& decoder) {
   const std::string id = v.text();
   auto it = by_id_.find(id);
   if (it == by_id_.end()) return session_.fail(fault::invalid_params, "href to unknown id #" + id);
@@ -84,35 +82,11 @@ bool SoapMultiRef::expand(Value& v, const Type& type, SoapDecoder& decoder) {
   }
   active_.push_back(id);
   v = Value();
-  decoder.begin_replay(type, v);
-  if (!replay(it->second, decoder)) return false;
-  decoder.end_replay();
+  if (!decoder.decode_recorded(type, v, recordings_[it->second].events)) return false;
   // The expanded value may itself hold references; active_ still holds this id.
   const bool ok = resolve_at(v, type, static_cast<int>(active_.size()), decoder);
   active_.pop_back();
   return ok;
-}
-
-bool SoapMultiRef::replay(std::size_t index, SoapDecoder& decoder) {
-  std::vector<XmlAttribute> attributes;
-  for (const Event& ev : recordings_[index].events) {
-    bool ok = true;
-    switch (ev.type) {
-      case Event::Type::start:
-        attributes.clear();
-        for (const auto& [name, value] : ev.attributes) attributes.push_back({name, value});
-        ok = decoder.start_element(ev.name, attributes);
-        break;
-      case Event::Type::text:
-        ok = decoder.text(ev.name);
-        break;
-      case Event::Type::end:
-        ok = decoder.end_element(ev.name);
-        break;
-    }
-    if (!ok) return false;
-  }
-  return true;
 }
 
 }  // namespace sb::rpc

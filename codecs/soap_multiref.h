@@ -1,10 +1,13 @@
 // SoapMultiRef: SOAP 1.1 section 5 multi-references. Body elements carrying an id are recorded
 // as events while the message streams; at finish, every href placeholder is replaced by its
-// element, replayed through the SoapDecoder, with cycles refused and expansions bounded.
+// element, decoded from its recorded events by an ElementDecoder (the SoapDecoder, which owns
+// this and hands itself in: calls run one way, decoder to here), with cycles refused and
+// expansions bounded.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -18,7 +21,33 @@
 
 namespace sb::rpc {
 
-class SoapDecoder;
+// The type of member `name` of the struct type `t` (of an anyType struct: anyType), or nullptr.
+// Inline: the SOAP decoder calls it for every struct member it reads.
+inline const Type* member_type(const Type& t, std::string_view name) {
+  if (t.dynamic) return &dynamic_type();
+  for (const Member& m : t.structure->members) {
+    if (m.name == name) return m.type;
+  }
+  return nullptr;
+}
+
+// One recorded event of an id-carrying element.
+struct RecordedEvent {
+  enum class Type : std::uint8_t { start, text, end } type;     // which event
+  std::string name;                                             // qname, or the text
+  std::vector<std::pair<std::string, std::string>> attributes;  // start: as written
+};
+
+// What turns a recorded element into a value of a type (the SoapDecoder's event handlers).
+class ElementDecoder {
+ public:
+  // Decodes `events` (one whole element) into `target` as `type`. False on error (reported).
+  virtual bool decode_recorded(const Type& type, Value& target,
+                               std::span<const RecordedEvent> events) = 0;
+
+ protected:
+  ~ElementDecoder() = default;
+};
 
 class SoapMultiRef {
  public:
@@ -43,25 +72,19 @@ class SoapMultiRef {
   void note_reference() { has_references_ = true; }
   // Replaces the href placeholders in `v`, typed `type`, by their elements decoded through
   // `decoder`. False on error (unknown id, cycle, too many expansions, a bad element).
-  bool resolve(Value& v, const Type& type, SoapDecoder& decoder);
+  bool resolve(Value& v, const Type& type, ElementDecoder& decoder);
 
  private:
-  struct Event {
-    enum class Type : std::uint8_t { start, text, end } type;     // which event
-    std::string name;                                             // qname, or the text
-    std::vector<std::pair<std::string, std::string>> attributes;  // start: as written
-  };
+  using Event = RecordedEvent;
 
   struct Recording {
     std::vector<Event> events;  // the element's events, in order
   };
 
   // resolve() at `depth` hrefs / containers deep (bounded against chains).
-  bool resolve_at(Value& v, const Type& type, int depth, SoapDecoder& decoder);
+  bool resolve_at(Value& v, const Type& type, int depth, ElementDecoder& decoder);
   // Replaces the placeholder `v` by its element, then resolves inside it.
-  bool expand(Value& v, const Type& type, SoapDecoder& decoder);
-  // Feeds recording `index` to `decoder`'s event handlers.
-  bool replay(std::size_t index, SoapDecoder& decoder);
+  bool expand(Value& v, const Type& type, ElementDecoder& decoder);
 
   XmlDecodeSession& session_;                           // error, shared with XmlDecoder
   std::size_t max_expansions_;                          // Limits::max_reference_expansions

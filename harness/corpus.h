@@ -8,11 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "parsers/manifest_reader.h"
+#include "harness/manifest_reader.h"
 
 namespace sb {
 
-// A manifest entry (parsers/manifest_reader.h) with what benchmarks and tests ask of it.
+// A manifest entry (harness/manifest_reader.h) with what benchmarks and tests ask of it.
 struct CorpusEntry : ManifestEntry {
   // "<family>/<operation>[.<tag>].<direction>" (hostile: the path without extension).
   std::string name() const;

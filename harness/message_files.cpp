@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "parsers/manifest_reader.h"
+#include "harness/manifest_reader.h"
 
 namespace sb {
 

@@ -1,24 +1,17 @@
 #include "harness/service.h"
 
-#include <algorithm>
-#include <cctype>
 #include <ctime>
-#include <optional>
 
 #include "codecs/scalars.h"
+#include "codecs/service_rules.h"
 
 namespace sb {
 
 namespace {
 
+using rpc::Answer;
 using rpc::Kind;
 using rpc::Value;
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Checks (and where lossless converts) one value against a type; "" when it conforms. With
 // parse_text, a string where a dateTime is due is read as one (complex's typed result).
@@ -64,16 +57,104 @@ std::string conform(Value& v, const rpc::Type& t, const std::string& where, bool
   }
 }
 
-// A small deterministic generator (SplitMix64): the same wordcount gives the same document.
-struct SplitMix {
-  std::uint64_t state;
-  std::uint64_t next() {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
+// One call being answered: its rule, operation, checked params and the result being built.
+struct Call {
+  const rpc::Rule& rule;       // the operation's rules (codecs/service_rules.h)
+  const rpc::Operation& op;    // its types
+  std::vector<Value>& params;  // checked against op (ints widened where doubles are due)
+  DispatchResult& out;         // out.response is a response for `method`, result nil
+
+  void fault(int code, std::string message) { out.response = make_fault(code, std::move(message)); }
+  void rule_fault() { fault(rule.fault_code, std::string(rule.fault_message)); }
+  void result(Value v) { out.response.result = std::move(v); }
 };
+
+void answer_sum(Call& c) {
+  const auto sum = rpc::checked_sum(c.params[0].as_int(), c.params[1].as_int());
+  sum ? c.result(Value::integer(*sum)) : c.rule_fault();
+}
+
+void answer_concatenation(Call& c) {
+  std::string s = c.params[0].text() + c.params[1].text();
+  if (c.params.size() > 2) s += c.params[2].text();
+  c.result(Value::string(std::move(s)));
+}
+
+void answer_both_arrays(Call& c) {
+  Value a = Value::array();
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (c.params[i].kind() == Kind::array) {
+      for (const Value& v : c.params[i].items()) a.push(v);
+    }
+  }
+  c.result(std::move(a));
+}
+
+void answer_truth(Call& c) { c.result(Value::boolean(true)); }
+
+void answer_now(Call& c) {
+  const std::time_t t = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
+  c.result(Value::datetime(buf));
+}
+
+// PersonIn[] in, Person[] out: birthdates sent as strings come back as dateTimes.
+void answer_typed_people(Call& c) {
+  Value people = c.params[0];
+  if (std::string e = conform(people, *c.op.result, "obj", true); !e.empty()) {
+    return c.fault(rpc::fault::invalid_params, rpc::invalid_params(e));
+  }
+  c.result(std::move(people));
+}
+
+void answer_first_param(Call& c) { c.result(c.params.empty() ? Value() : c.params[0]); }
+
+void answer_fault(Call& c) { c.rule_fault(); }
+
+void answer_rate(Call& c) {
+  const auto rate = rpc::exchange_rate(c.params[0].text(), c.params[1].text());
+  if (!rate) {
+    return c.fault(c.rule.fault_code, rpc::no_rate_fault(c.params[0].text(), c.params[1].text()));
+  }
+  c.result(Value::floating(*rate));
+}
+
+void answer_document(Call& c) {
+  c.result(rpc::respond_document(c.params[0].as_int()));
+  c.out.delay = std::chrono::milliseconds(c.params[1].as_int());
+}
+
+void answer_nothing(Call& c) { c.result(Value()); }
+
+void answer_letters(Call& c) { c.result(Value::string(rpc::letters(c.params[0].as_int()))); }
+
+// The server answers getChain with its stored, pre-serialized document before dispatch;
+// reaching here means there is none.
+void answer_stored(Call& c) { c.rule_fault(); }
+
+// One function per rpc::Answer, in its order.
+using AnswerFunction = void (*)(Call&);
+constexpr AnswerFunction kAnswers[] = {
+    answer_sum,          answer_concatenation, answer_both_arrays, answer_truth, answer_now,
+    answer_typed_people, answer_first_param,   answer_fault,       answer_rate,  answer_document,
+    answer_nothing,      answer_letters,       answer_stored};
+static_assert(std::size(kAnswers) == static_cast<std::size_t>(Answer::stored) + 1);
+
+// The rule's own checks before answering: nil params where the rule takes none, int bounds.
+std::string rule_violation(const rpc::Rule& rule, const rpc::Operation& op,
+                           const std::vector<Value>& params) {
+  std::int64_t ints[4] = {};
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (params[i].is_nil() && !rule.nil_params) {
+      return rpc::invalid_params(std::string(op.params[i].name) + " is nil");
+    }
+    if (i < std::size(ints) && params[i].kind() == Kind::integer) ints[i] = params[i].as_int();
+  }
+  return rpc::bounds_violation(rule, std::span(ints, std::min(params.size(), std::size(ints))));
+}
 
 }  // namespace
 
@@ -104,49 +185,6 @@ std::string check_params(const rpc::Operation& op, std::vector<Value>& params) {
 
 Service::Service(const rpc::Contract& contract) : contract_(contract) {}
 
-std::optional<double> Service::rate(std::string_view from, std::string_view to) {
-  // Units of `to` per unit of `from`; the classic pair first.
-  struct Rate {
-    const char* from;
-    const char* to;
-    double value;
-  };
-  static constexpr Rate kRates[] = {
-      {"usa", "japan", 1.25}, {"usa", "uk", 0.79},   {"usa", "germany", 0.92},
-      {"uk", "usa", 1.27},    {"japan", "usa", 0.8}, {"germany", "usa", 1.09},
-  };
-  const std::string f = lower(from);
-  const std::string t = lower(to);
-  if (f == t) return 1.0;
-  for (const Rate& r : kRates) {
-    if (f == r.from && t == r.to) return r.value;
-  }
-  return std::nullopt;
-}
-
-Value Service::document(std::int32_t words) {
-  static constexpr const char* kWords[] = {
-      "soap",    "envelope", "parser", "latency", "header",   "binding", "message", "schema",
-      "element", "encoding", "socket", "request", "response", "fault",   "service", "literal",
-      "array",   "struct",   "value",  "network", "payload",  "stream",  "buffer",  "token"};
-  constexpr std::size_t kCount = sizeof kWords / sizeof kWords[0];
-  SplitMix rng{static_cast<std::uint64_t>(words) * 7919u + 1};
-  Value doc = Value::structure();
-  for (int p = 0; p < 5; ++p) {
-    // Words are spread evenly; the first paragraphs take the remainder.
-    const std::int32_t n = words / 5 + (p < words % 5 ? 1 : 0);
-    std::string text;
-    for (std::int32_t i = 0; i < n; ++i) {
-      if (i > 0) text += ' ';
-      text += kWords[rng.next() % kCount];
-    }
-    Value para = Value::structure();
-    para.add_member("words", Value::string(std::move(text)));
-    doc.add_member("e" + std::to_string(p + 1), std::move(para));
-  }
-  return doc;
-}
-
 DispatchResult Service::dispatch(const rpc::Message& call) const {
   DispatchResult out;
   const rpc::Operation* op = contract_.find(call.method);
@@ -159,98 +197,20 @@ DispatchResult Service::dispatch(const rpc::Message& call) const {
     out.response = make_fault(rpc::fault::invalid_params, "invalid params: " + e);
     return out;
   }
-  rpc::Message& r = out.response;
-  r.kind = rpc::MessageKind::response;
-  r.method = call.method;
-  auto nil_param = [&](std::size_t i) { return i < params.size() && params[i].is_nil(); };
-  const std::string_view m = call.method;
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    if (nil_param(i) && m != "complex" && m != "echoArray" && !m.starts_with("echo")) {
-      out.response = make_fault(rpc::fault::invalid_params,
-                                "invalid params: " + std::string(op->params[i].name) + " is nil");
-      return out;
-    }
-  }
-  if (m == "add") {
-    const std::int64_t sum = std::int64_t{params[0].as_int()} + params[1].as_int();
-    if (sum < INT32_MIN || sum > INT32_MAX) {
-      out.response =
-          make_fault(rpc::fault::invalid_params, "invalid params: add overflows a 32-bit int");
-      return out;
-    }
-    r.result = Value::integer(static_cast<std::int32_t>(sum));
-  } else if (m == "concat") {
-    std::string s = params[0].text() + params[1].text();
-    if (params.size() > 2) s += params[2].text();
-    r.result = Value::string(std::move(s));
-  } else if (m == "echoArray") {
-    Value a = Value::array();
-    for (std::size_t i = 0; i < 2; ++i) {
-      if (params[i].kind() == Kind::array) {
-        for (const Value& v : params[i].items()) a.push(v);
-      }
-    }
-    r.result = std::move(a);
-  } else if (m == "boolean") {
-    r.result = Value::boolean(true);
-  } else if (m == "now") {
-    const std::time_t t = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&t, &utc);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &utc);
-    r.result = Value::datetime(buf);
-  } else if (m == "complex") {
-    // PersonIn[] in, Person[] out: birthdates sent as strings come back as dateTimes.
-    r.result = params[0];
-    if (std::string e = conform(r.result, *op->result, "obj", true); !e.empty()) {
-      out.response = make_fault(rpc::fault::invalid_params, "invalid params: " + e);
-      return out;
-    }
-  } else if (m.starts_with("echo")) {
-    r.result = params.empty() ? Value() : params[0];
-  } else if (m == "fail") {
-    out.response = make_fault(rpc::fault::division_by_zero, "division by zero");
-  } else if (m == "getRate") {
-    auto v = rate(params[0].text(), params[1].text());
-    if (!v) {
-      out.response =
-          make_fault(rpc::fault::invalid_params, "invalid params: no rate from " +
-                                                     params[0].text() + " to " + params[1].text());
-      return out;
-    }
-    r.result = Value::floating(*v);
-  } else if (m == "respond") {
-    const std::int32_t words = params[0].as_int();
-    const std::int32_t delay = params[1].as_int();
-    if (words < 0 || words > 10'000'000 || delay < 0 || delay > 60'000) {
-      out.response = make_fault(rpc::fault::invalid_params,
-                                "invalid params: respond takes 0..10000000 words and 0..60000 ms");
-      return out;
-    }
-    r.result = document(words);
-    out.delay = std::chrono::milliseconds(delay);
-  } else if (m == "sendString" || m == "sendInt") {
-    r.result = Value();
-  } else if (m == "receiveString") {
-    const std::int32_t n = params[0].as_int();
-    if (n < 0 || n > 64 * 1024 * 1024) {
-      out.response =
-          make_fault(rpc::fault::invalid_params, "invalid params: length must be 0..67108864");
-      return out;
-    }
-    std::string s(static_cast<std::size_t>(n), 'x');
-    for (std::int32_t i = 0; i < n; ++i)
-      s[static_cast<std::size_t>(i)] = static_cast<char>('a' + i % 26);
-    r.result = Value::string(std::move(s));
-  } else if (m == "getChain") {
-    // The server answers getChain with its stored, pre-serialized document before dispatch;
-    // reaching here means there is none.
-    out.response = make_fault(rpc::fault::internal_error, "getChain document not loaded");
-  } else {
+  const rpc::Rule* rule = rpc::find_rule(call.method);
+  if (rule == nullptr) {
     out.response =
         make_fault(rpc::fault::internal_error, "operation not implemented: " + call.method);
+    return out;
   }
+  if (std::string e = rule_violation(*rule, *op, params); !e.empty()) {
+    out.response = make_fault(rpc::fault::invalid_params, std::move(e));
+    return out;
+  }
+  out.response.kind = rpc::MessageKind::response;
+  out.response.method = call.method;
+  Call c{*rule, *op, params, out};
+  kAnswers[static_cast<std::size_t>(rule->answer)](c);
   return out;
 }
 

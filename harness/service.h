@@ -1,12 +1,10 @@
 // The service behind `soapbench serve`: validates a decoded call against the contract and
-// computes the response (docs/service.md). Protocol-free: codecs decode and encode around it.
+// computes the response by the operation's rule (codecs/service_rules.h; docs/service.md).
+// Protocol-free: codecs decode and encode around it.
 #pragma once
 
 #include <chrono>
-#include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "codecs/service_contract.h"
@@ -27,13 +25,6 @@ class Service {
   // Runs one call. Unknown methods, wrong parameter counts or types give protocol faults
   // (fault::method_not_found, fault::invalid_params); `fail` gives fault 4.
   DispatchResult dispatch(const rpc::Message& call) const;
-
-  // The exchange rates getRate knows (country names are case-insensitive).
-  static std::optional<double> rate(std::string_view from, std::string_view to);
-
-  // respond's document: `words` pseudo-random words spread over five paragraphs (fixed seed,
-  // so the same wordcount always gives the same bytes).
-  static rpc::Value document(std::int32_t words);
 
  private:
   const rpc::Contract& contract_;  // operations and types

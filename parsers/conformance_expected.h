@@ -1,5 +1,5 @@
 // The committed conformance counts (tests/data/conformance_expected.json), read into maps. In
-// parsers/ because it is read with a parser library (RapidJSON); harness/conformance_matrix.h
+// parsers/ because it is read with a parser library (RapidJSON); conformance/conformance_matrix.h
 // compares a run against it and writes it.
 #pragma once
 

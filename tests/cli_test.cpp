@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "harness/http_server.h"
+#include "server/http_server.h"
 
 namespace {
 

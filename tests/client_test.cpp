@@ -20,16 +20,16 @@
 #include <unordered_set>
 #include <vector>
 
+#include "binary/binary_codec.h"
+#include "binary/binary_rpc.h"
+#include "client/http_client.h"
+#include "client/http_request.h"
+#include "client/wire_meter.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
 #include "codecs/service_contract.h"
-#include "harness/binary_codec.h"
-#include "harness/binary_rpc.h"
 #include "harness/corpus.h"
-#include "harness/http_client.h"
-#include "harness/http_request.h"
-#include "harness/http_server.h"
-#include "harness/wire_meter.h"
+#include "server/http_server.h"
 
 namespace sb {
 namespace {

@@ -1,7 +1,7 @@
-// The standard conformance suites (README "Conformance", harness/conformance_*.h): the catalogue
-// readers, the child-process runner (crash, hang, batch fallback), the judgement on a slice of
-// each suite, the committed expectation's comparison; and the adapter faults the suites found
-// (issue 25 items 10 and 11), which the sanitizer build runs too.
+// The standard conformance suites (README "Conformance", conformance/conformance_*.h): the
+// catalogue readers, the child-process runner (crash, hang, batch fallback), the judgement on a
+// slice of each suite, the committed expectation's comparison; and the adapter faults the suites
+// found (issue 25 items 10 and 11), which the sanitizer build runs too.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/conformance_matrix.h"
-#include "harness/conformance_runner.h"
-#include "harness/conformance_suite.h"
+#include "conformance/conformance_matrix.h"
+#include "conformance/conformance_runner.h"
+#include "conformance/conformance_suite.h"
 #include "parsers/conformance_catalog.h"
 #include "parsers/registry.h"
 

@@ -1,5 +1,5 @@
-// RpcServer (harness/http_server.h) in-process on 127.0.0.1, driven by a small Beast client written
-// here (not harness/http_client.h): every family answers, X-Parser picks the adapter, faults stay
+// RpcServer (server/http_server.h) in-process on 127.0.0.1, driven by a small Beast client written
+// here (not client/http_client.h): every family answers, X-Parser picks the adapter, faults stay
 // protocol faults on a live connection, the WSDL names the real port, getChain is passed through
 // byte for byte, TLS resumes sessions, and the limits (413, header timeout, idle timeout, 503,
 // malformed HTTP) hold while other clients keep being served.
@@ -33,12 +33,13 @@
 
 #include "codecs/canonical_json.h"
 #include "codecs/service_contract.h"
+#include "codecs/service_rules.h"
 #include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
-#include "harness/http_server.h"
 #include "harness/service.h"
 #include "parsers/registry.h"
+#include "server/http_server.h"
 
 namespace sb {
 namespace {
@@ -944,7 +945,7 @@ TEST(Server, RespondDelayDoesNotBlockOtherConnections) {
   EXPECT_EQ(res.body(), R"({"jsonrpc":"2.0","result":5,"id":1})");
   EXPECT_GE(delayed_ms, 200);
   EXPECT_LT(other_done, delayed_done) << "the other connection waited for the delay";
-  EXPECT_EQ(delayed_json, expected_response("respond", Service::document(25)));
+  EXPECT_EQ(delayed_json, expected_response("respond", rpc::respond_document(25)));
 }
 
 TEST(Server, MaxConnectionsAnswers503) {

@@ -2,7 +2,7 @@
 // messaging/corba/<call>/iterations:5000 for the classic messaging table, omniORB's stubs in this
 // process against corba_server (a child process started by path, stopped by PID). Each row
 // checks its answer against the contract first (getChain: the passed-through document decoded).
-// Bytes are the GIOP bytes at the socket: the kernel's TCP_INFO counters (harness/wire_meter.h)
+// Bytes are the GIOP bytes at the socket: the kernel's TCP_INFO counters (client/wire_meter.h)
 // of the one connection this process holds to the server, read before and after the timed loop.
 // No newconn rows: omniORB keeps its connections to a server for every object reference and
 // offers no per-call close (only an idle scan, in seconds).
@@ -19,10 +19,10 @@
 #include <map>
 #include <string>
 
+#include "client/wire_meter.h"
 #include "harness/answer_check.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
-#include "harness/wire_meter.h"
 #include "peers/corba/corba_call.h"
 #include "peers/corba/corba_orb.h"
 #include "peers/stacks_bench.h"

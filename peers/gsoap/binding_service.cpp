@@ -1,23 +1,34 @@
-// The service operations behind the generated soap_serve (docs/service.md; the semantics of
-// harness/service.cpp, whose rate table and respond document are reused), compiled once per
-// generated binding. A service fault is a SOAP fault carrying detail/ns1:fault/code.
+// The service operations behind the generated soap_serve (docs/service.md): the rules of
+// codecs/service_rules.h (bounds, answers, faults) in gSOAP's types, compiled once per generated
+// binding. A service fault is a SOAP fault carrying detail/ns1:fault/code.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include SB_GSOAP_HEADER
 #include "codecs/service_contract.h"
-#include "harness/service.h"
+#include "codecs/service_rules.h"
 #include "peers/gsoap/binding_values.h"
 #include "peers/gsoap/context.h"
 
 namespace SB_GSOAP_NS {
 
 namespace fault = sb::rpc::fault;
+namespace rules = sb::rpc;
 using sb::gsoap::service_fault;
 
 namespace {
+
+// The rule of `method` (codecs/service_rules.h).
+const rules::Rule& rule(std::string_view method) { return *rules::find_rule(method); }
+
+// Answers with the rule's own fault.
+int rule_fault(soap* s, const rules::Rule& r) {
+  return service_fault(s, r.fault_code, std::string(r.fault_message));
+}
 
 // complex: PersonIn (birthdate as text) to Person (birthdate as dateTime); false with a fault.
 bool typed_person(soap* s, const ns__PersonIn& in, ns__Person& out, const std::string& where) {
@@ -53,11 +64,10 @@ const ArrayOfChainStep*& stored_chain() {
 }
 
 int ns__add(soap* s, int a, int b, int& result) {
-  const std::int64_t sum = std::int64_t{a} + b;
-  if (sum < INT32_MIN || sum > INT32_MAX) {
-    return service_fault(s, fault::invalid_params, "invalid params: add overflows a 32-bit int");
-  }
-  result = static_cast<int>(sum);
+  static const rules::Rule& add = rule("add");
+  const std::optional<std::int32_t> sum = rules::checked_sum(a, b);
+  if (!sum) return rule_fault(s, add);
+  result = *sum;
   return SOAP_OK;
 }
 
@@ -94,26 +104,24 @@ int ns__complex(soap* s, ArrayOfPersonIn obj, ns__complexResponse& out) {
   return SOAP_OK;
 }
 
-int ns__fail(soap* s, ns__failResponse*) {
-  return service_fault(s, fault::division_by_zero, "division by zero");
-}
+int ns__fail(soap* s, ns__failResponse*) { return rule_fault(s, rule("fail")); }
 
 int ex__getRate(soap* s, std::string country1, std::string country2, double& result) {
-  const auto rate = sb::Service::rate(country1, country2);
+  const std::optional<double> rate = rules::exchange_rate(country1, country2);
   if (!rate) {
-    return service_fault(s, fault::invalid_params,
-                         "invalid params: no rate from " + country1 + " to " + country2);
+    return service_fault(s, rule("getRate").fault_code, rules::no_rate_fault(country1, country2));
   }
   result = *rate;
   return SOAP_OK;
 }
 
 int ns__respond(soap* s, int wordcount, int delay, ns__respondResponse& out) {
-  if (wordcount < 0 || wordcount > 10'000'000 || delay < 0 || delay > 60'000) {
-    return service_fault(s, fault::invalid_params,
-                         "invalid params: respond takes 0..10000000 words and 0..60000 ms");
+  static const rules::Rule& respond = rule("respond");
+  const std::int64_t ints[] = {wordcount, delay};
+  if (std::string e = rules::bounds_violation(respond, ints); !e.empty()) {
+    return service_fault(s, fault::invalid_params, e);
   }
-  const Value doc = sb::Service::document(wordcount);
+  const Value doc = rules::respond_document(wordcount);
   ns__Document& d = out.return_;
   ns__Paragraph* paragraphs[] = {&d.e1, &d.e2, &d.e3, &d.e4, &d.e5};
   for (std::size_t i = 0; i < 5; ++i) paragraphs[i]->words = doc.items()[i].items()[0].text();
@@ -124,20 +132,19 @@ int ns__respond(soap* s, int wordcount, int delay, ns__respondResponse& out) {
 int ns__sendString(soap*, std::string, ns__sendStringResponse*) { return SOAP_OK; }
 
 int ns__receiveString(soap* s, int length, std::string& result) {
-  if (length < 0 || length > 64 * 1024 * 1024) {
-    return service_fault(s, fault::invalid_params, "invalid params: length must be 0..67108864");
+  static const rules::Rule& receive_string = rule("receiveString");
+  const std::int64_t ints[] = {length};
+  if (std::string e = rules::bounds_violation(receive_string, ints); !e.empty()) {
+    return service_fault(s, fault::invalid_params, e);
   }
-  result.resize(static_cast<std::size_t>(length));
-  for (int i = 0; i < length; ++i) result[static_cast<std::size_t>(i)] = 'a' + i % 26;
+  result = rules::letters(length);
   return SOAP_OK;
 }
 
 int ns__sendInt(soap*, int, ns__sendIntResponse*) { return SOAP_OK; }
 
 int ns__getChain(soap* s, ns__getChainResponse& out) {
-  if (stored_chain() == nullptr) {
-    return service_fault(s, fault::internal_error, "getChain document not loaded");
-  }
+  if (stored_chain() == nullptr) return rule_fault(s, rule("getChain"));
   out.return_ = *stored_chain();
   return SOAP_OK;
 }

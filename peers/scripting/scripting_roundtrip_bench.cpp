@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "client/http_client.h"
 #include "harness/answer_check.h"
-#include "harness/http_client.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "peers/stacks_bench.h"

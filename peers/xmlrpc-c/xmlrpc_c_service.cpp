@@ -4,9 +4,12 @@
 #include <xmlrpc-c/xml.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <functional>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -14,8 +17,8 @@
 
 #include "codecs/scalars.h"
 #include "codecs/service_contract.h"
+#include "codecs/service_rules.h"
 #include "harness/corpus.h"
-#include "harness/service.h"
 #include "peers/xmlrpc-c/xmlrpc_c_values.h"
 
 namespace sb::peers {
@@ -38,7 +41,26 @@ class Operation : public xmlrpc_c::method {
 
 // Throws xmlrpc-c's type fault for wrong params.
 [[noreturn]] void invalid(const std::string& why) {
-  throw xmlrpc_c::fault("invalid params: " + why, xmlrpc_c::fault::CODE_TYPE);
+  throw xmlrpc_c::fault(rpc::invalid_params(why), xmlrpc_c::fault::CODE_TYPE);
+}
+
+// Throws the rule's own fault (codecs/service_rules.h), in xmlrpc-c's own codes where it has
+// one (type and internal faults), else the contract's.
+[[noreturn]] void rule_fault(const rpc::Rule& rule, const std::string& message) {
+  const auto code = rule.fault_code == rpc::fault::invalid_params ? xmlrpc_c::fault::CODE_TYPE
+                    : rule.fault_code == rpc::fault::internal_error
+                        ? xmlrpc_c::fault::CODE_INTERNAL
+                        : static_cast<xmlrpc_c::fault::code_t>(rule.fault_code);
+  throw xmlrpc_c::fault(message, code);
+}
+[[noreturn]] void rule_fault(const rpc::Rule& rule) {
+  rule_fault(rule, std::string(rule.fault_message));
+}
+
+// Throws the rule's bounds fault when an int argument is outside its bounds.
+void check_bounds(const rpc::Rule& rule, std::span<const std::int64_t> ints) {
+  if (std::string e = rpc::bounds_violation(rule, ints); !e.empty())
+    throw xmlrpc_c::fault(e, xmlrpc_c::fault::CODE_TYPE);
 }
 
 value people_out(const value& in, const std::string& where);
@@ -75,7 +97,7 @@ value people_out(const value& in, const std::string& where) {
 }
 
 // echoInts/echoDoubles/echoStrings: the array back after checking its element type (ints are
-// taken as doubles where doubles are due, as harness/service.cpp does).
+// taken as doubles where doubles are due, as sb::Service does).
 value echo_array(const paramList& params, value::type_t type) {
   params.verifyEnd(1);
   const xmlrpc_c::carray items = params.getArray(0);
@@ -101,9 +123,8 @@ value respond(const paramList& params) {
   const int words = params.getInt(0);
   const int delay = params.getInt(1);
   params.verifyEnd(2);
-  if (words < 0 || words > 10'000'000 || delay < 0 || delay > 60'000)
-    invalid("respond takes 0..10000000 words and 0..60000 ms");
-  value doc = to_xmlrpc_c(Service::document(words));
+  check_bounds(*rpc::find_rule("respond"), std::array<std::int64_t, 2>{words, delay});
+  value doc = to_xmlrpc_c(rpc::respond_document(words));
   std::this_thread::sleep_for(std::chrono::milliseconds(delay));
   return doc;
 }
@@ -112,18 +133,16 @@ value respond(const paramList& params) {
 value receive_string(const paramList& params) {
   const int n = params.getInt(0);
   params.verifyEnd(1);
-  if (n < 0 || n > 64 * 1024 * 1024) invalid("length must be 0..67108864");
-  std::string s(static_cast<std::size_t>(n), 'x');
-  for (int i = 0; i < n; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>('a' + i % 26);
-  return xmlrpc_c::value_string(s);
+  check_bounds(*rpc::find_rule("receiveString"), std::array<std::int64_t, 1>{n});
+  return xmlrpc_c::value_string(rpc::letters(n));
 }
 
 // add(a, b), refusing a 32-bit overflow.
 value add(const paramList& params) {
-  const std::int64_t sum = std::int64_t{params.getInt(0)} + params.getInt(1);
+  const std::optional<std::int32_t> sum = rpc::checked_sum(params.getInt(0), params.getInt(1));
   params.verifyEnd(2);
-  if (sum < INT32_MIN || sum > INT32_MAX) invalid("add overflows a 32-bit int");
-  return xmlrpc_c::value_int(static_cast<int>(sum));
+  if (!sum) rule_fault(*rpc::find_rule("add"));
+  return xmlrpc_c::value_int(*sum);
 }
 
 // concat(s1, s2[, s3]).
@@ -148,8 +167,8 @@ value get_rate(const paramList& params) {
   const std::string from = params.getString(0);
   const std::string to = params.getString(1);
   params.verifyEnd(2);
-  const std::optional<double> r = Service::rate(from, to);
-  if (!r) invalid("no rate from " + from + " to " + to);
+  const std::optional<double> r = rpc::exchange_rate(from, to);
+  if (!r) rule_fault(*rpc::find_rule("getRate"), rpc::no_rate_fault(from, to));
   return xmlrpc_c::value_double(*r);
 }
 
@@ -177,8 +196,7 @@ xmlrpc_c::registryPtr make_registry(const std::optional<value>& chain) {
   });
   op("fail", [](const paramList& p) -> value {
     p.verifyEnd(0);
-    throw xmlrpc_c::fault("division by zero",
-                          static_cast<xmlrpc_c::fault::code_t>(rpc::fault::division_by_zero));
+    rule_fault(*rpc::find_rule("fail"));
   });
   op("getRate", get_rate);
   op("respond", respond);
@@ -195,8 +213,7 @@ xmlrpc_c::registryPtr make_registry(const std::optional<value>& chain) {
   });
   op("getChain", [chain](const paramList& p) -> value {
     p.verifyEnd(0);
-    if (!chain)
-      throw xmlrpc_c::fault("getChain document not loaded", xmlrpc_c::fault::CODE_INTERNAL);
+    if (!chain) rule_fault(*rpc::find_rule("getChain"));
     return *chain;
   });
   op("echoInts", [](const paramList& p) { return echo_array(p, value::TYPE_INT); });

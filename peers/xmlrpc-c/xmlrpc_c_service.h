@@ -1,5 +1,5 @@
 // The service contract (docs/service.md) as xmlrpc-c methods: every XML-RPC operation with the
-// semantics of harness/service.cpp, on xmlrpc-c's own types. Faults: `fail` → 4; wrong params →
+// rules of codecs/service_rules.h, on xmlrpc-c's own types. Faults: `fail` → 4; wrong params →
 // xmlrpc-c's type fault (-501, its fault class carries only its own codes); an unknown method →
 // xmlrpc-c's -506.
 #pragma once

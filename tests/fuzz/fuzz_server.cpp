@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "harness/http_server.h"
+#include "server/http_server.h"
 
 namespace {
 

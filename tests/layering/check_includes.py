@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """Checks the layering of docs/architecture.md on every #include of the tree.
 
-Arrows run one way: cli/, bench/, peers/ -> measure/ -> harness/ -> parsers/ -> codecs/ -> core/. A
-folder may
-include only itself and the folders below it, and only parsers/ may include a parser library.
-tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
+Arrows run one way (docs/architecture.md "Layers"; ALLOWED below is the whole rule): cli/,
+bench/, peers/ -> measure/ and the folders harness/ serves (server/, client/, binary/, load/,
+record/, conformance/; binary/, load/ and record/ -> client/) -> harness/ -> parsers/ -> codecs/
+-> core/. A folder may include only itself and the folders below it, and only parsers/ may
+include a parser library (the "# headers:" patterns of cmake/dependencies.cmake; LIBRARY_EXCEPTIONS names the one
+file outside parsers/ allowed one). tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
 choice). Usage: check_includes.py [ROOT]      (exit 1 and one line per violation)
        check_includes.py --self-test          (checks that a planted violation is caught)
 """
+import fnmatch
 import pathlib
 import re
 import sys
@@ -15,26 +18,66 @@ import tempfile
 import unittest
 
 # What each layer may include from the project's own folders.
+BASE = {'core', 'codecs', 'parsers', 'harness'}  # below every folder that harness/ serves
+# harness/'s users, one job each.
+SERVED = {'server', 'client', 'binary', 'load', 'record', 'conformance'}
 ALLOWED = {
     'core': {'core'},
     'codecs': {'core', 'codecs'},
     'parsers': {'core', 'codecs', 'parsers'},
-    'harness': {'core', 'codecs', 'parsers', 'harness'},
-    'measure': {'core', 'codecs', 'parsers', 'harness', 'measure'},
-    'cli': {'core', 'codecs', 'parsers', 'harness', 'measure', 'cli'},
-    'bench': {'core', 'codecs', 'parsers', 'harness', 'measure', 'bench'},
-    'peers': {'core', 'codecs', 'parsers', 'harness', 'measure', 'bench', 'peers'},
+    'harness': BASE,
+    'server': BASE | {'server'},
+    'client': BASE | {'client'},
+    'conformance': BASE | {'conformance'},
+    'binary': BASE | {'client', 'binary'},
+    'load': BASE | {'client', 'load'},
+    'record': BASE | {'client', 'record'},
+    'measure': BASE | {'measure'},
+    'cli': BASE | SERVED | {'measure', 'cli'},
+    'bench': BASE | SERVED | {'measure', 'bench'},
+    'peers': BASE | SERVED | {'measure', 'peers'},
 }
-PARSER_LIBRARIES = re.compile(
-    r'^(pugixml\.hpp|pugiconfig\.hpp|rapidxml/|tinyxml2\.h|libxml/|xercesc/|expat\.h|'
-    r'expat_external\.h|rapidjson/|simdjson\.h|simdjson/|boost/json|nlohmann/|json/|yajl/|'
-    r'Poco/|Qt[A-Za-z]*/|Q[A-Z][A-Za-z]*$)')
+DEPENDENCIES = 'cmake/dependencies.cmake'  # its "# headers:" lines: the parser libraries' includes
+
+
+def parser_library_patterns(root):
+    """The include patterns (shell style) of every parser library: the "# headers:" line of its
+    block in cmake/dependencies.cmake, so a new parser's block brings its own."""
+    patterns = []
+    for line in (root / DEPENDENCIES).read_text().splitlines():
+        if line.startswith('# headers:'):
+            patterns += line.split(':', 1)[1].split()
+    return patterns
+
+
+def is_parser_library(header, patterns):
+    return any(fnmatch.fnmatchcase(header, p) for p in patterns)
+
+
+def unlisted_parser_blocks(root):
+    """Switches of parser libraries (sb_adapter() in parsers/CMakeLists.txt) whose dependency
+    block has no "# headers:" line (their includes would go unchecked)."""
+    switches = set(re.findall(r'sb_adapter\((SB_HAVE_\w+)',
+                              (root / 'parsers' / 'CMakeLists.txt').read_text()))
+    missing = []
+    for block in (root / DEPENDENCIES).read_text().split('\n# --- ')[1:]:
+        sets = set(re.findall(r'set\((SB_HAVE_\w+) ON\)', block)) & switches
+        if sets and '\n# headers:' not in block:
+            missing += sorted(sets)
+    return missing
+
+
+# Files outside parsers/ allowed one parser library, and why: the corpus manifest is the suite's
+# own data, read beside the corpus code.
+LIBRARY_EXCEPTIONS = {'harness/manifest_reader.cpp': 'rapidjson/'}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 
 
 def violations(root):
     """Every broken rule under root, as 'file:line: reason' strings."""
-    found = []
+    found = [f'{DEPENDENCIES}: {switch}\'s block has no "# headers:" line'
+             for switch in unlisted_parser_blocks(root)]
+    patterns = parser_library_patterns(root)
     for layer, allowed in ALLOWED.items():
         for path in sorted((root / layer).rglob('*')):
             if path.suffix not in ('.h', '.hpp', '.cpp', '.inc') or not path.is_file():
@@ -48,7 +91,10 @@ def violations(root):
                 top = header.split('/', 1)[0]
                 if m.group(1) == '"' and '/' in header and top in ALLOWED and top not in allowed:
                     found.append(f'{where}: {layer}/ may not include {top}/ ({header})')
-                if layer != 'parsers' and PARSER_LIBRARIES.match(header):
+                excepted = LIBRARY_EXCEPTIONS.get(str(path.relative_to(root)))
+                if excepted and header.startswith(excepted):
+                    continue
+                if layer != 'parsers' and is_parser_library(header, patterns):
                     found.append(f'{where}: only parsers/ includes a parser library ({header})')
     return found
 
@@ -61,6 +107,15 @@ class SelfTest(unittest.TestCase):
             root = pathlib.Path(tmp)
             for layer in ALLOWED:
                 (root / layer).mkdir()
+            (root / 'cmake').mkdir()
+            (root / DEPENDENCIES).write_text(
+                '# --- RapidJSON ---\n# apt: rapidjson-dev\n# headers: rapidjson/*\n'
+                'set(SB_HAVE_RAPIDJSON ON)\n# --- pugixml ---\n# headers: pugixml.hpp\n'
+                'set(SB_HAVE_PUGIXML ON)\n# --- newlib ---\n# apt: libnew-dev\n'
+                'set(SB_HAVE_NEWLIB ON)\n')
+            (root / 'parsers' / 'CMakeLists.txt').write_text(
+                'sb_adapter(SB_HAVE_RAPIDJSON sb::rapidjson)\nsb_adapter(SB_HAVE_PUGIXML x)\n'
+                'sb_adapter(SB_HAVE_NEWLIB sb::newlib)\n')
             (root / 'core' / 'ok.h').write_text('#include <vector>\n#include "core/events.h"\n')
             (root / 'codecs' / 'up.h').write_text('#include "parsers/registry.h"\n')
             (root / 'harness' / 'lib.cpp').write_text('#include <rapidjson/document.h>\n')
@@ -68,8 +123,23 @@ class SelfTest(unittest.TestCase):
                                                        '#include "codecs/value.h"\n')
             (root / 'harness' / 'timing.h').write_text('#include "measure/ranking.h"\n')
             (root / 'cli' / 'ok.cpp').write_text('#include "measure/compare_run.h"\n')
+            # The folders harness/ serves: each on harness/, none on a sibling it does not use.
+            (root / 'load' / 'ok.cpp').write_text('#include "client/http_request.h"\n'
+                                                  '#include "harness/corpus.h"\n')
+            (root / 'server' / 'side.cpp').write_text('#include "client/http_client.h"\n')
+            (root / 'client' / 'up.cpp').write_text('#include "load/load_point.h"\n')
+            (root / 'harness' / 'srv.h').write_text('#include "server/server_config.h"\n')
+            (root / 'bench' / 'ok.cpp').write_text('#include "binary/binary_rpc.h"\n')
+            # The manifest reader's one library, and only that one, and only in that file.
+            (root / 'harness' / 'manifest_reader.cpp').write_text('#include <rapidjson/document.h>\n'
+                                                                  '#include <pugixml.hpp>\n')
             found = violations(root)
-            self.assertEqual(len(found), 3, found)
+            self.assertEqual(len(found), 8, found)
+            self.assertIn("SB_HAVE_NEWLIB's block has no", ''.join(found))
+            self.assertIn('harness/manifest_reader.cpp:2: only parsers/', ''.join(found))
+            self.assertIn('server/side.cpp:1: server/ may not include client/', ''.join(found))
+            self.assertIn('client/up.cpp:1: client/ may not include load/', ''.join(found))
+            self.assertIn('harness/srv.h:1: harness/ may not include server/', ''.join(found))
             self.assertIn('codecs/up.h:1: codecs/ may not include parsers/', ''.join(found))
             self.assertIn('harness/lib.cpp:1: only parsers/', ''.join(found))
             self.assertIn('harness/timing.h:1: harness/ may not include measure/', ''.join(found))

@@ -1,0 +1,74 @@
+#include "record/record_writer.h"
+
+#include <chrono>
+#include <exception>
+
+namespace sb {
+
+RecordWriter::RecordWriter(RecordStore& store) : store_(store), thread_([this] { run(); }) {}
+
+RecordWriter::~RecordWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void RecordWriter::add(RecordedExchange e) {
+  if (full_) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (!error_.empty()) return;
+    queue_.push_back(std::move(e));
+  }
+  wake_.notify_one();
+}
+
+std::string RecordWriter::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+void RecordWriter::run() {
+  // The manifest is rewritten at most once a second (a crash loses at most a second of entries)
+  // rather than per exchange, which would make a long recording quadratic.
+  auto flushed = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    wake_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_ || !queue_.empty(); });
+    while (!queue_.empty()) {
+      RecordedExchange e = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      std::string failed;
+      try {
+        store_.keep(e);
+      } catch (const std::exception& x) {
+        failed = x.what();
+      }
+      exchanges_ = store_.exchanges();
+      bytes_ = store_.bytes();
+      full_ = store_.full();
+      lock.lock();
+      if (!failed.empty() && error_.empty()) error_ = failed;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (stopping_ || now - flushed >= std::chrono::seconds(1)) {
+      lock.unlock();
+      try {
+        store_.flush();
+      } catch (const std::exception& x) {
+        lock.lock();
+        if (error_.empty()) error_ = x.what();
+        lock.unlock();
+      }
+      flushed = now;
+      lock.lock();
+    }
+    if (stopping_) return;
+  }
+}
+
+}  // namespace sb

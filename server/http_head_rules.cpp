@@ -1,0 +1,110 @@
+#include "server/http_head_rules.h"
+
+namespace sb::server_detail {
+
+namespace {
+
+// Optional whitespace (RFC 9110 §5.6.3) trimmed from both ends.
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// What the Transfer-Encoding fields list, all of them in order (RFC 9112 §6.1).
+struct Codings {
+  std::size_t count = 0;        // codings listed
+  std::string_view last;        // the final one's name
+  bool chunked_before = false;  // chunked before the final coding
+  bool other_before = false;    // another coding before the final one
+};
+
+// The codings of every Transfer-Encoding field (a list; empty elements skipped, parameters
+// after ';' ignored).
+Codings transfer_codings(const http::request_header<>& head) {
+  Codings c;
+  const auto [first, last] = head.equal_range(http::field::transfer_encoding);
+  for (auto field = first; field != last; ++field) {
+    std::string_view rest(field->value().data(), field->value().size());
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view element = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      const std::string_view name = trim(element.substr(0, element.find(';')));
+      if (name.empty()) continue;
+      if (c.count++ > 0)
+        (beast::iequals(c.last, "chunked") ? c.chunked_before : c.other_before) = true;
+      c.last = name;
+    }
+  }
+  return c;
+}
+
+// The framing rules of §6.1 and §6.3 for a request that has a Transfer-Encoding field.
+std::optional<Refusal> check_transfer_encoding(const http::request_header<>& head) {
+  if (head.version() < 11) {
+    return Refusal{http::status::bad_request, "Transfer-Encoding in an HTTP/1.0 request"};
+  }
+  if (head.count(http::field::content_length) > 0) {
+    return Refusal{http::status::bad_request, "both Transfer-Encoding and Content-Length"};
+  }
+  const Codings c = transfer_codings(head);
+  if (c.count == 0 || !beast::iequals(c.last, "chunked") || c.chunked_before) {
+    return Refusal{http::status::bad_request,
+                   "Transfer-Encoding must end in chunked, applied once"};
+  }
+  if (c.other_before) {
+    return Refusal{http::status::not_implemented,
+                   "transfer coding not implemented (only chunked is)"};
+  }
+  return std::nullopt;
+}
+
+// A Host value: uri-host [ ":" port ] (RFC 9110 §7.2), checked by its characters (reg-name,
+// IP literal in brackets, port digits); empty is allowed (a target without authority).
+bool valid_host(std::string_view v) {
+  for (const char ch : v) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!alnum && std::string_view("-._~!$&'()*+,;=:[]%").find(ch) == std::string_view::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Refusal> check_request_head(const http::request_header<>& head) {
+  if (head.count(http::field::transfer_encoding) > 0) {
+    if (std::optional<Refusal> r = check_transfer_encoding(head)) return r;
+  }
+  const std::size_t hosts = head.count(http::field::host);
+  if (head.version() >= 11 && hosts == 0) {
+    return Refusal{http::status::bad_request, "an HTTP/1.1 request needs a Host field"};
+  }
+  if (hosts > 1) return Refusal{http::status::bad_request, "more than one Host field"};
+  if (hosts == 1) {
+    const auto value = head[http::field::host];
+    if (!valid_host(std::string_view(value.data(), value.size()))) {
+      return Refusal{http::status::bad_request, "invalid Host field"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::string_view origin_target(std::string_view target) {
+  std::size_t scheme = 0;
+  if (target.size() >= 7 && beast::iequals(target.substr(0, 7), "http://")) {
+    scheme = 7;
+  } else if (target.size() >= 8 && beast::iequals(target.substr(0, 8), "https://")) {
+    scheme = 8;
+  } else {
+    return target;
+  }
+  const std::size_t end = target.find_first_of("/?", scheme);  // the authority's end
+  if (end == std::string_view::npos) return "/";
+  return target.substr(end);  // "http://h?q" keeps "?q": an empty path, never routed
+}
+
+}  // namespace sb::server_detail
