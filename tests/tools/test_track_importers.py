@@ -96,6 +96,19 @@ class ReadTest(unittest.TestCase):
         importers.fill_from_siblings(runs)
         self.assertEqual(runs[1].commit, "6790742da1f5")
 
+    def test_a_stored_matrix_takes_its_date_from_its_name(self):
+        # soapbench conformance writes no date: the stored name's stamp dates the run, so a
+        # machine folder holding only matrices imports (no sibling run to borrow a date from).
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "20261203-072501_b243d88cbec1.conformance_suites.json")
+            doc = lib.load(glob.glob(os.path.join(lib.RESULTS, "*",
+                                                  "*.conformance_suites.json"))[0])
+            doc.pop("git_sha", None)
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            run = importers.read(path)
+        self.assertEqual((run.commit, run.date), ("b243d88cbec1", "2026-12-03T07:25:01Z"))
+
     def test_stored_files_skip_copies(self):
         files = importers.stored_files(lib.RESULTS)
         self.assertTrue(files)

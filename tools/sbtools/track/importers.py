@@ -93,8 +93,12 @@ def read_icount(doc, path, digest):
 
 def _matrix_run(doc, path, digest, samples):
     ctx = gbench.context(doc)
+    # A matrix without a date of its own (soapbench conformance writes none) takes the one its
+    # stored name carries, so a machine folder holding only matrices still imports.
+    when, sha = store.file_origin(path, doc)
+    date = when.astimezone(dt.timezone.utc).strftime(DATE_FORMAT) if when else ""
     return Run(path, digest, str(store.machine_doc_id(doc) or ""), store.MACHINE_KINDS[doc["tool"]],
-               store.doc_sha(doc) or "", utc(ctx.get("date", "")), ctx, {}, "", samples)
+               sha or "", date, ctx, {}, "", samples)
 
 
 def read_conformance(doc, path, digest):
