@@ -36,11 +36,13 @@ std::size_t register_axis_roundtrip(const Corpus& corpus, const std::string& /*s
                                 {"--port", "0", "--corpus", dir, "--warmup", kWarmupCalls},
                                 kWarmupBound);
        }},
+#ifdef SB_GSOAP_SERVER_PATH  // gSOAP's peer is built by g++ only (cmake/dependencies.cmake)
       {"soapbench~gsoap",
        [dir, family] {
          return peers::peer_url(SB_GSOAP_SERVER_PATH,
                                 {"--family", family, "--port", "0", "--corpus", dir});
        }},
+#endif
       {"soapbench~soapbench", [c = &corpus] { return stacks::soapbench_url(*c); }},
   };
   std::size_t n = 0;
