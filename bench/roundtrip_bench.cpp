@@ -436,31 +436,166 @@ void print_summary(const std::map<std::string, RunResult>& results) {
   print_floor(results);
 }
 
+// Takes this program's own flags out of argv (Google Benchmark reads the rest).
+Options take_options(int& argc, char** argv) {
+  Options opt;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a.starts_with("--set=")) {
+      opt.set = a.substr(6);
+    } else if (a.starts_with("--corpus=")) {
+      opt.corpus = a.substr(9);
+    } else if (a == "--verbose") {
+      opt.verbose = true;
+    } else if (a.starts_with("--core-repetitions=")) {
+      opt.core_repetitions = std::atoi(std::string(a.substr(19)).c_str());
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  return opt;
+}
+
+// Registers the rows of one run; every row's call is prepared (request and expected answer)
+// once, before timing, and lives as long as the program (prepared_).
+class RowRegistry {
+ public:
+  RowRegistry(const Corpus& corpus, const Options& opt, ServerPool& pool, BinaryServer& binary)
+      : corpus_(corpus), opt_(opt), pool_(pool), binary_(binary) {}
+
+  // The HTTP rows: every adapter per family and call (keep-alive; every variant for the default
+  // parser, or for all in the full set), then the classic table's messaging calls.
+  void http_rows() {
+    for (rpc::Family f : rpc::kAllFamilies) {
+      const std::string family(rpc::family_name(f));
+      const bool json = f == rpc::Family::jsonrpc;
+      const std::string default_parser(default_adapter(json));
+      for (const auto& [call, stem] : roundtrip_default_calls()) {
+        const Prepared* p = prepare(family, stem);
+        if (p == nullptr) continue;
+        for (const AdapterEntry& a : adapters()) {
+          const AdapterInfo& info = a.info();
+          if ((info.format == Format::json) != json || info.digest_exempt) continue;
+          for (const Variant& v : kVariants) {
+            if (opt_.set == "full" || std::string_view(v.name) == "keepalive" ||
+                info.name == default_parser) {
+              http_row(v, f, info.name, call, p);
+            }
+          }
+        }
+      }
+      for (const auto& [call, stem] : messaging_calls()) {
+        const Prepared* p = prepare(family, stem);
+        if (p == nullptr) continue;
+        ServerPool& pool = pool_;
+        benchmark::RegisterBenchmark(messaging_name(family, call).c_str(),
+                                     [&pool, f, default_parser, p](benchmark::State& s) {
+                                       http_benchmark(s, pool, kVariants[0], f, default_parser, *p);
+                                     })
+            ->Iterations(5000)
+            ->Unit(benchmark::kMicrosecond);
+        ++count_;
+      }
+    }
+  }
+
+  // The binary control: the same calls as length-prefixed frames over raw TCP, keep-alive and a
+  // new connection per call, as round-trip rows and as the classic table's raw socket.
+  void binary_rows() {
+    BinaryServer& server = binary_;
+    for (const auto& [call, stem] : roundtrip_default_calls()) {
+      const Prepared* p = prepare("binary", stem);
+      if (p == nullptr) continue;
+      for (bool keep_alive : {true, false}) {
+        const char* variant = keep_alive ? "keepalive" : "newconn";
+        const std::string name = roundtrip_name(variant, "binary", "none", call);
+        headline(benchmark::RegisterBenchmark(name.c_str(),
+                                              [&server, keep_alive, p](benchmark::State& s) {
+                                                binary_benchmark(s, server, keep_alive, *p);
+                                              }),
+                 opt_, call, variant)
+            ->Unit(benchmark::kMicrosecond);
+        ++count_;
+      }
+    }
+    for (const auto& [call, stem] : messaging_calls()) {
+      const Prepared* p = prepare("binary", stem);
+      if (p == nullptr) continue;
+      for (bool keep_alive : {true, false}) {
+        const std::string name = messaging_name(keep_alive ? "binary" : "binary-newconn", call);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [&server, keep_alive, p](benchmark::State& s) {
+                                       binary_benchmark(s, server, keep_alive, *p);
+                                     })
+            ->Iterations(5000)
+            ->Unit(benchmark::kMicrosecond);
+        ++count_;
+      }
+    }
+  }
+
+  // The raw loopback floor: blocking (every round trip's placement) at every size; the other
+  // modes at the two smallest sizes in the default set (busy-polling on a loaded machine costs a
+  // scheduler slice per message), at every size in the full set.
+  void floor_rows() {
+    for (const FloorMode& mode : kFloorModes) {
+      for (std::size_t bytes : kFloorBytes) {
+        if (opt_.set == "default" && &mode != &kFloorModes[0] && bytes > kFloorBytes[1]) continue;
+        const std::string name = floor_name(mode.name, bytes);
+        benchmark::RegisterBenchmark(name.c_str(), [&mode, bytes](benchmark::State& s) {
+          floor_benchmark(s, mode, bytes);
+        })->Unit(benchmark::kMicrosecond);
+        ++count_;
+      }
+    }
+  }
+
+  std::size_t count() const { return count_; }
+
+ private:
+  // One call for one family: the request and its expected answer, or nullptr (said on stderr).
+  const Prepared* prepare(const std::string& family, const std::string& stem) {
+    auto request = request_from_corpus(corpus_, stem);
+    if (!request) {
+      std::fprintf(stderr, "roundtrip_bench: no corpus call %s\n", stem.c_str());
+      return nullptr;
+    }
+    // The binary control answers getChain with the JSON-RPC corpus document.
+    const std::string answer_family = family == "binary" ? "jsonrpc" : family;
+    prepared_.push_back({*request, expected_answer(corpus_, answer_family, *request)});
+    return &prepared_.back();
+  }
+
+  void http_row(const Variant& v, rpc::Family f, const std::string& parser, const std::string& call,
+                const Prepared* p) {
+    const std::string name = roundtrip_name(v.name, rpc::family_name(f), parser, call);
+    ServerPool& pool = pool_;
+    headline(benchmark::RegisterBenchmark(name.c_str(),
+                                          [&pool, &v, f, parser, p](benchmark::State& s) {
+                                            http_benchmark(s, pool, v, f, parser, *p);
+                                          }),
+             opt_, call, v.name)
+        ->Unit(benchmark::kMicrosecond);
+    ++count_;
+  }
+
+  const Corpus& corpus_;           // where the calls come from
+  const Options& opt_;             // the set and the headline repetitions
+  ServerPool& pool_;               // the HTTP servers the rows call
+  BinaryServer& binary_;           // the binary control's server
+  std::deque<Prepared> prepared_;  // every row's call (a deque: pointers stay valid)
+  std::size_t count_ = 0;          // rows registered
+};
+
 }  // namespace
 }  // namespace sb::bench
 
 int main(int argc, char** argv) {
   using namespace sb;
   using namespace sb::bench;
-  Options opt;
-  {
-    int out = 1;
-    for (int i = 1; i < argc; ++i) {
-      std::string_view a = argv[i];
-      if (a.starts_with("--set=")) {
-        opt.set = a.substr(6);
-      } else if (a.starts_with("--corpus=")) {
-        opt.corpus = a.substr(9);
-      } else if (a == "--verbose") {
-        opt.verbose = true;
-      } else if (a.starts_with("--core-repetitions=")) {
-        opt.core_repetitions = std::atoi(std::string(a.substr(19)).c_str());
-      } else {
-        argv[out++] = argv[i];
-      }
-    }
-    argc = out;
-  }
+  static const Options opt = take_options(argc, argv);
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   if (opt.set != "default" && opt.set != "full") {
@@ -469,7 +604,7 @@ int main(int argc, char** argv) {
   }
   const std::filesystem::path corpus_dir =
       opt.corpus.empty() ? default_corpus_dir() : std::filesystem::path(opt.corpus);
-  Corpus corpus;
+  static Corpus corpus;
   try {
     corpus = Corpus::load(corpus_dir);
   } catch (const std::exception& e) {
@@ -489,107 +624,12 @@ int main(int argc, char** argv) {
   binary_cfg.corpus_dir = corpus_dir;
   static BinaryServer binary_server(binary_cfg);
   binary_server.start();
-  static std::deque<Prepared> prepared;
-  std::size_t count = 0;
-  // Prepares one call for one family: the request and its expected answer.
-  auto prepare = [&](const std::string& family, const std::string& stem) -> const Prepared* {
-    auto request = request_from_corpus(corpus, stem);
-    if (!request) {
-      std::fprintf(stderr, "roundtrip_bench: no corpus call %s\n", stem.c_str());
-      return nullptr;
-    }
-    // The binary control answers getChain with the JSON-RPC corpus document.
-    const std::string answer_family = family == "binary" ? "jsonrpc" : family;
-    prepared.push_back({*request, expected_answer(corpus, answer_family, *request)});
-    return &prepared.back();
-  };
+  static RowRegistry rows(corpus, opt, pool, binary_server);
+  rows.http_rows();
+  rows.binary_rows();
+  rows.floor_rows();
 
-  for (rpc::Family f : rpc::kAllFamilies) {
-    const std::string family(rpc::family_name(f));
-    const bool json = f == rpc::Family::jsonrpc;
-    const std::string default_parser(default_adapter(json));
-    for (const auto& [call, stem] : roundtrip_default_calls()) {
-      const Prepared* p = prepare(family, stem);
-      if (p == nullptr) continue;
-      for (const AdapterEntry& a : adapters()) {
-        const AdapterInfo& info = a.info();
-        if ((info.format == Format::json) != json || info.digest_exempt) continue;
-        for (const Variant& v : kVariants) {
-          const bool wanted = opt.set == "full" || std::string_view(v.name) == "keepalive" ||
-                              info.name == default_parser;
-          if (!wanted) continue;
-          const std::string name = roundtrip_name(v.name, family, info.name, call);
-          const std::string parser = info.name;
-          headline(benchmark::RegisterBenchmark(name.c_str(),
-                                                [&v, f, parser, p](benchmark::State& s) {
-                                                  http_benchmark(s, pool, v, f, parser, *p);
-                                                }),
-                   opt, call, v.name)
-              ->Unit(benchmark::kMicrosecond);
-          ++count;
-        }
-      }
-    }
-    for (const auto& [call, stem] : messaging_calls()) {
-      const Prepared* p = prepare(family, stem);
-      if (p == nullptr) continue;
-      const std::string name = messaging_name(family, call);
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [f, default_parser, p](benchmark::State& s) {
-                                     http_benchmark(s, pool, kVariants[0], f, default_parser, *p);
-                                   })
-
-          ->Iterations(5000)
-          ->Unit(benchmark::kMicrosecond);
-      ++count;
-    }
-  }
-  // The binary control: the same calls as length-prefixed frames over raw TCP.
-  for (const auto& [call, stem] : roundtrip_default_calls()) {
-    const Prepared* p = prepare("binary", stem);
-    if (p == nullptr) continue;
-    for (bool keep_alive : {true, false}) {
-      const char* variant = keep_alive ? "keepalive" : "newconn";
-      const std::string name = roundtrip_name(variant, "binary", "none", call);
-      headline(benchmark::RegisterBenchmark(name.c_str(),
-                                            [keep_alive, p](benchmark::State& s) {
-                                              binary_benchmark(s, binary_server, keep_alive, *p);
-                                            }),
-               opt, call, variant)
-          ->Unit(benchmark::kMicrosecond);
-      ++count;
-    }
-  }
-  // The classic table's raw socket, keep-alive and a new connection per call.
-  for (const auto& [call, stem] : messaging_calls()) {
-    const Prepared* p = prepare("binary", stem);
-    if (p == nullptr) continue;
-    for (bool keep_alive : {true, false}) {
-      const std::string name = messaging_name(keep_alive ? "binary" : "binary-newconn", call);
-      benchmark::RegisterBenchmark(name.c_str(),
-                                   [keep_alive, p](benchmark::State& s) {
-                                     binary_benchmark(s, binary_server, keep_alive, *p);
-                                   })
-          ->Iterations(5000)
-          ->Unit(benchmark::kMicrosecond);
-      ++count;
-    }
-  }
-  // The raw loopback floor: blocking (every round trip's placement) at every size; the other
-  // modes at the two smallest sizes in the default set (busy-polling on a loaded machine costs a
-  // scheduler slice per message), at every size in the full set.
-  for (const FloorMode& mode : kFloorModes) {
-    for (std::size_t bytes : kFloorBytes) {
-      if (opt.set == "default" && &mode != &kFloorModes[0] && bytes > kFloorBytes[1]) continue;
-      const std::string name = floor_name(mode.name, bytes);
-      benchmark::RegisterBenchmark(name.c_str(), [&mode, bytes](benchmark::State& s) {
-        floor_benchmark(s, mode, bytes);
-      })->Unit(benchmark::kMicrosecond);
-      ++count;
-    }
-  }
-
-  SummaryReporter reporter(count, opt.verbose);
+  SummaryReporter reporter(rows.count(), opt.verbose);
   reporter.on_finish(print_summary);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();

@@ -156,6 +156,187 @@ struct Record {
   Outcome outcome;                               // what happened
 };
 
+// The hostile matrix's options (the standard suites keep theirs in SuiteRunOptions).
+struct HostileOptions {
+  std::vector<std::string> parsers;  // adapters to run; empty: all
+  std::vector<std::string> files;    // hostile files; empty: the corpus manifest's
+  std::string level_name = "walk";   // parse, walk or decode
+  std::string json_out;              // where to write the records, or empty
+  int timeout_ms = 10000;            // a case's bound
+  bool policy_only = false;          // skip the library-defaults mode
+};
+
+// One hostile case's input: the file, what the corpus says it violates, its format and bytes.
+struct HostileInput {
+  std::string path, error_class, method;  // as listed; the class and operation from the manifest
+  Format format;                          // which adapters read it
+  std::string bytes;                      // the file's content
+};
+
+std::vector<HostileInput> hostile_inputs(const Corpus& corpus,
+                                         const std::vector<std::string>& files) {
+  std::vector<HostileInput> inputs;
+  if (files.empty()) {
+    for (const CorpusEntry& e : corpus.entries()) {
+      if (e.hostile)
+        inputs.push_back({e.path, e.error_class, e.operation, e.format, corpus.read(e)});
+    }
+    return inputs;
+  }
+  for (const std::string& f : files) {
+    try {
+      const bool json = f.find(".json") != std::string::npos;
+      inputs.push_back({f, "", "", json ? Format::json : Format::xml, read_message_file(f)});
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "soapbench: {}\n", e.what());
+      throw ExitCode{1};
+    }
+  }
+  return inputs;
+}
+
+void check_parsers_exist(const std::vector<std::string>& parsers) {
+  for (const std::string& p : parsers) {
+    if (find_adapter(p) == nullptr)
+      throw CLI::ValidationError("--parser", "no adapter named '" + p + "' (see soapbench list)");
+  }
+}
+
+std::vector<const AdapterEntry*> chosen_adapters(const std::vector<std::string>& parsers) {
+  check_parsers_exist(parsers);
+  std::vector<const AdapterEntry*> chosen;
+  for (const AdapterEntry& a : adapters()) {
+    if (parsers.empty() ||
+        std::find(parsers.begin(), parsers.end(), a.info().name) != parsers.end()) {
+      chosen.push_back(&a);
+    }
+  }
+  return chosen;
+}
+
+// Every adapter on every input of its format in every mode, with a progress line every 200.
+std::vector<Record> run_hostile_cases(const std::vector<const AdapterEntry*>& chosen,
+                                      const std::vector<HostileInput>& inputs,
+                                      const std::vector<std::pair<std::string, Limits>>& modes,
+                                      Level level, int timeout_ms) {
+  std::size_t total = 0;
+  for (const AdapterEntry* a : chosen) {
+    for (const HostileInput& in : inputs) total += in.format == a->info().format ? modes.size() : 0;
+  }
+  std::vector<Record> records;
+  const auto started = std::chrono::steady_clock::now();
+  for (const AdapterEntry* a : chosen) {
+    for (const HostileInput& in : inputs) {
+      if (in.format != a->info().format) continue;
+      for (const auto& [mode, limits] : modes) {
+        Outcome o = run_case(*a, limits, in.bytes, level, in.method, timeout_ms);
+        records.push_back({a->info().name, in.path, in.error_class, mode, std::move(o)});
+        if (records.size() % 200 == 0) {
+          fmt::print(
+              stderr, "conformance: {}/{} cases, {:.0f} s\n", records.size(), total,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+        }
+      }
+    }
+  }
+  return records;
+}
+
+// Prints one line per adapter and mode, then every crash and timeout; true when the run fails.
+bool print_hostile_summary(const std::vector<Record>& records, Level level,
+                           const std::string& level_name, std::size_t files) {
+  std::map<std::string, std::map<std::string, int>> counts;  // adapter (mode) → verdict → n
+  for (const Record& r : records) counts[r.adapter + " (" + r.mode + ")"][r.outcome.verdict]++;
+  fmt::print("{:<34} {:>8} {:>8} {:>8} {:>8}   (level {}, {} hostile files)\n", "adapter (mode)",
+             "accepted", "rejected", "crashed", "timeout", level_name, files);
+  bool bad = false;
+  for (const auto& entry : counts) {
+    const std::string& name = entry.first;
+    const std::map<std::string, int>& c = entry.second;  // a plain reference: lambdas capture it
+    auto get = [&c](const char* k) {
+      auto it = c.find(k);
+      return it == c.end() ? 0 : it->second;
+    };
+    fmt::print("{:<34} {:>8} {:>8} {:>8} {:>8}\n", name, get("accepted"), get("rejected"),
+               get("crashed"), get("timeout"));
+    // A crash is always a failure. A timeout fails only where the suite promises a bound (the
+    // decode level under the policy); at parse or walk, or with the library's DTD handling, a
+    // slow library is a fact to report (tinyxml2 and libxml2 are quadratic in attributes).
+    const bool bounded = level == Level::decode && name.ends_with("(policy)");
+    bad = bad || get("crashed") > 0 || (bounded && get("timeout") > 0);
+  }
+  for (const Record& r : records) {
+    if (r.outcome.verdict == "crashed" || r.outcome.verdict == "timeout") {
+      fmt::print("{} {} ({}): {}: {}\n", r.outcome.verdict, r.adapter, r.mode, r.file,
+                 r.outcome.error);
+    }
+  }
+  return bad;
+}
+
+std::string hostile_records_json(const std::vector<Record>& records,
+                                 const std::string& level_name) {
+  std::string j = "{\"tool\":\"soapbench conformance\",\"machine_id\":";
+  rpc::append_json_string(j, machine_id());
+  j += ",\"git_sha\":";
+  rpc::append_json_string(j, git_sha());
+  j += ",\"level\":";
+  rpc::append_json_string(j, level_name);
+  j += ",\"records\":[";
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const Record& r = records[i];
+    if (i > 0) j += ",\n";
+    j += "{\"adapter\":";
+    rpc::append_json_string(j, r.adapter);
+    j += ",\"file\":";
+    rpc::append_json_string(j, r.file);
+    j += ",\"error_class\":";
+    rpc::append_json_string(j, r.error_class);
+    j += ",\"mode\":";
+    rpc::append_json_string(j, r.mode);
+    j += ",\"result\":";
+    rpc::append_json_string(j, r.outcome.verdict);
+    j += fmt::format(",\"accepted\":{}", r.outcome.verdict == "accepted" ? "true" : "false");
+    j += ",\"error\":";
+    rpc::append_json_string(j, r.outcome.error);
+    j +=
+        fmt::format(",\"time_ns\":{},\"peak_bytes\":{}}}", r.outcome.time_ns, r.outcome.peak_bytes);
+  }
+  return j + "]}\n";
+}
+
+void run_hostile_matrix(const HostileOptions& o) {
+  const Level level = o.level_name == "parse"    ? Level::parse
+                      : o.level_name == "decode" ? Level::decode
+                                                 : Level::walk;
+  Corpus corpus;
+  try {
+    corpus = Corpus::load(default_corpus_dir());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "soapbench: conformance: {}\n", e.what());
+    throw ExitCode{1};
+  }
+  const std::vector<HostileInput> inputs = hostile_inputs(corpus, o.files);
+  const std::vector<const AdapterEntry*> chosen = chosen_adapters(o.parsers);
+  std::vector<std::pair<std::string, Limits>> modes = {{"policy", Limits{}}};
+  if (!o.policy_only) {
+    Limits lib;
+    lib.allow_doctype = true;
+    modes.emplace_back("library", lib);
+  }
+  const std::vector<Record> records = run_hostile_cases(chosen, inputs, modes, level, o.timeout_ms);
+  const bool bad = print_hostile_summary(records, level, o.level_name, inputs.size());
+  if (!o.json_out.empty()) {
+    std::ofstream out(o.json_out, std::ios::binary);
+    out << hostile_records_json(records, o.level_name);
+    if (!out) {
+      fmt::print(stderr, "soapbench: conformance: cannot write {}\n", o.json_out);
+      throw ExitCode{1};
+    }
+  }
+  if (bad) throw ExitCode{1};
+}
+
 }  // namespace
 
 void add_conformance_command(CLI::App& app) {
@@ -164,24 +345,20 @@ void add_conformance_command(CLI::App& app) {
       "Run every adapter on every hostile corpus file (each case in a child process): accepted or "
       "rejected, error, time, peak heap; under the suite's policy and with the library's DTD "
       "handling");
-  static std::vector<std::string> parsers;
-  static std::vector<std::string> files;
-  static std::string level_name = "walk";
-  static std::string json_out;
-  static int timeout_ms = 10000;
-  static bool policy_only = false;
-  cmd->add_option("--parser", parsers, "Adapters to run (default: all; repeatable)");
-  cmd->add_option("--level", level_name, "parse, walk (the library's verdict) or decode")
+  static HostileOptions hostile;
+  cmd->add_option("--parser", hostile.parsers, "Adapters to run (default: all; repeatable)");
+  cmd->add_option("--level", hostile.level_name, "parse, walk (the library's verdict) or decode")
       ->check(CLI::IsMember({"parse", "walk", "decode"}))
-      ->default_val(level_name);
-  cmd->add_option("--json", json_out,
+      ->default_val(hostile.level_name);
+  cmd->add_option("--json", hostile.json_out,
                   "Also write every record as JSON to this file (the report reads it)");
-  cmd->add_option("--timeout-ms", timeout_ms,
+  cmd->add_option("--timeout-ms", hostile.timeout_ms,
                   "A case still running after this is killed: 'timeout' (fails the run only at "
                   "--level decode under the policy; elsewhere a slow library is reported)")
-      ->default_val(timeout_ms);
-  cmd->add_flag("--policy-only", policy_only, "Skip the library-defaults mode (DOCTYPE allowed)");
-  cmd->add_option("files", files,
+      ->default_val(hostile.timeout_ms);
+  cmd->add_flag("--policy-only", hostile.policy_only,
+                "Skip the library-defaults mode (DOCTYPE allowed)");
+  cmd->add_option("files", hostile.files,
                   "Hostile files (default: every hostile entry of the corpus manifest)");
   static std::vector<std::string> suites;
   static SuiteRunOptions suite_options;
@@ -212,158 +389,20 @@ void add_conformance_command(CLI::App& app) {
                   "Suites: write this run's counts into this file (other entries kept)");
   cmd->add_flag("--quiet", suite_options.quiet, "Suites: no progress lines");
   cmd->callback([] {
-    if (!suites.empty() && !(suites.size() == 1 && suites[0] == "hostile")) {
-      if (std::find(suites.begin(), suites.end(), "hostile") != suites.end()) {
-        throw CLI::ValidationError("--suite", "run hostile apart from the standard suites");
-      }
-      for (const std::string& p : parsers) {
-        if (find_adapter(p) == nullptr)
-          throw CLI::ValidationError("--parser",
-                                     "no adapter named '" + p + "' (see soapbench list)");
-      }
-      suite_options.suites = suites;
-      suite_options.parsers = parsers;
-      suite_options.json_out = json_out;
-      suite_options.runner.timeout_ms = timeout_ms;
-      const int rc = run_suite_matrices(suite_options);
-      if (rc != 0) throw ExitCode{rc};
+    if (suites.empty() || (suites.size() == 1 && suites[0] == "hostile")) {
+      run_hostile_matrix(hostile);
       return;
     }
-    const Level level = level_name == "parse"    ? Level::parse
-                        : level_name == "decode" ? Level::decode
-                                                 : Level::walk;
-    Corpus corpus;
-    try {
-      corpus = Corpus::load(default_corpus_dir());
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "soapbench: conformance: {}\n", e.what());
-      throw ExitCode{1};
+    if (std::find(suites.begin(), suites.end(), "hostile") != suites.end()) {
+      throw CLI::ValidationError("--suite", "run hostile apart from the standard suites");
     }
-    // The cases: (path, format, class, bytes).
-    struct Input {
-      std::string path, error_class, method;
-      Format format;
-      std::string bytes;
-    };
-    std::vector<Input> inputs;
-    if (files.empty()) {
-      for (const CorpusEntry& e : corpus.entries()) {
-        if (e.hostile)
-          inputs.push_back({e.path, e.error_class, e.operation, e.format, corpus.read(e)});
-      }
-    } else {
-      for (const std::string& f : files) {
-        try {
-          const bool json = f.find(".json") != std::string::npos;
-          inputs.push_back({f, "", "", json ? Format::json : Format::xml, read_message_file(f)});
-        } catch (const std::exception& e) {
-          fmt::print(stderr, "soapbench: {}\n", e.what());
-          throw ExitCode{1};
-        }
-      }
-    }
-    std::vector<const AdapterEntry*> chosen;
-    for (const AdapterEntry& a : adapters()) {
-      if (parsers.empty() ||
-          std::find(parsers.begin(), parsers.end(), a.info().name) != parsers.end()) {
-        chosen.push_back(&a);
-      }
-    }
-    for (const std::string& p : parsers) {
-      if (find_adapter(p) == nullptr) {
-        throw CLI::ValidationError("--parser", "no adapter named '" + p + "' (see soapbench list)");
-      }
-    }
-    std::vector<std::pair<std::string, Limits>> modes = {{"policy", Limits{}}};
-    if (!policy_only) {
-      Limits lib;
-      lib.allow_doctype = true;
-      modes.emplace_back("library", lib);
-    }
-    std::size_t total = 0;
-    for (const AdapterEntry* a : chosen) {
-      for (const Input& in : inputs) total += in.format == a->info().format ? modes.size() : 0;
-    }
-    std::vector<Record> records;
-    std::map<std::string, std::map<std::string, int>> counts;  // adapter → verdict → n
-    std::size_t done = 0;
-    const auto started = std::chrono::steady_clock::now();
-    for (const AdapterEntry* a : chosen) {
-      for (const Input& in : inputs) {
-        if (in.format != a->info().format) continue;
-        for (const auto& [mode, limits] : modes) {
-          Outcome o = run_case(*a, limits, in.bytes, level, in.method, timeout_ms);
-          counts[a->info().name + " (" + mode + ")"][o.verdict]++;
-          records.push_back({a->info().name, in.path, in.error_class, mode, std::move(o)});
-          if (++done % 200 == 0) {
-            fmt::print(
-                stderr, "conformance: {}/{} cases, {:.0f} s\n", done, total,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-          }
-        }
-      }
-    }
-    // Summary: one line per adapter and mode.
-    fmt::print("{:<34} {:>8} {:>8} {:>8} {:>8}   (level {}, {} hostile files)\n", "adapter (mode)",
-               "accepted", "rejected", "crashed", "timeout", level_name, inputs.size());
-    bool bad = false;
-    for (const auto& entry : counts) {
-      const std::string& name = entry.first;
-      const std::map<std::string, int>& c = entry.second;  // a plain reference: lambdas capture it
-      auto get = [&c](const char* k) {
-        auto it = c.find(k);
-        return it == c.end() ? 0 : it->second;
-      };
-      fmt::print("{:<34} {:>8} {:>8} {:>8} {:>8}\n", name, get("accepted"), get("rejected"),
-                 get("crashed"), get("timeout"));
-      // A crash is always a failure. A timeout fails only where the suite promises a bound (the
-      // decode level under the policy); at parse or walk, or with the library's DTD handling, a
-      // slow library is a fact to report (tinyxml2 and libxml2 are quadratic in attributes).
-      const bool bounded = level == Level::decode && name.ends_with("(policy)");
-      bad = bad || get("crashed") > 0 || (bounded && get("timeout") > 0);
-    }
-    for (const Record& r : records) {
-      if (r.outcome.verdict == "crashed" || r.outcome.verdict == "timeout") {
-        fmt::print("{} {} ({}): {}: {}\n", r.outcome.verdict, r.adapter, r.mode, r.file,
-                   r.outcome.error);
-      }
-    }
-    if (!json_out.empty()) {
-      std::string j = "{\"tool\":\"soapbench conformance\",\"machine_id\":";
-      rpc::append_json_string(j, machine_id());
-      j += ",\"git_sha\":";
-      rpc::append_json_string(j, git_sha());
-      j += ",\"level\":";
-      rpc::append_json_string(j, level_name);
-      j += ",\"records\":[";
-      for (std::size_t i = 0; i < records.size(); ++i) {
-        const Record& r = records[i];
-        if (i > 0) j += ",\n";
-        j += "{\"adapter\":";
-        rpc::append_json_string(j, r.adapter);
-        j += ",\"file\":";
-        rpc::append_json_string(j, r.file);
-        j += ",\"error_class\":";
-        rpc::append_json_string(j, r.error_class);
-        j += ",\"mode\":";
-        rpc::append_json_string(j, r.mode);
-        j += ",\"result\":";
-        rpc::append_json_string(j, r.outcome.verdict);
-        j += fmt::format(",\"accepted\":{}", r.outcome.verdict == "accepted" ? "true" : "false");
-        j += ",\"error\":";
-        rpc::append_json_string(j, r.outcome.error);
-        j += fmt::format(",\"time_ns\":{},\"peak_bytes\":{}}}", r.outcome.time_ns,
-                         r.outcome.peak_bytes);
-      }
-      j += "]}\n";
-      std::ofstream out(json_out, std::ios::binary);
-      out << j;
-      if (!out) {
-        fmt::print(stderr, "soapbench: conformance: cannot write {}\n", json_out);
-        throw ExitCode{1};
-      }
-    }
-    if (bad) throw ExitCode{1};
+    check_parsers_exist(hostile.parsers);
+    suite_options.suites = suites;
+    suite_options.parsers = hostile.parsers;
+    suite_options.json_out = hostile.json_out;
+    suite_options.runner.timeout_ms = hostile.timeout_ms;
+    const int rc = run_suite_matrices(suite_options);
+    if (rc != 0) throw ExitCode{rc};
   });
 }
 
