@@ -256,6 +256,13 @@ class RpcClient::Impl {
     }
   }
 
+  // The SOAPAction of a call: what the user's WSDL says for the operation, else ours.
+  std::string action_of(const std::string& method) const {
+    if (config_.contract == nullptr) return soap_action(method);
+    const rpc::Operation* op = config_.contract->find(method);
+    return op != nullptr ? std::string(op->soap_action) : std::string();
+  }
+
   void build_head(std::size_t body_size) {
     head_.clear();
     append_request_head(head_, {config_.family, url_.target(config_.family), url_.authority,
@@ -270,14 +277,16 @@ class RpcClient::Impl {
     std::string error;
     rpc::JsonRpcOptions json;
     json.id = next_id_++;
-    if (!encoder_->encode(request, config_.family, body_, error, json)) {
+    const rpc::Contract& contract =
+        config_.contract != nullptr ? *config_.contract : rpc::service_contract();
+    if (!encoder_->encode(request, config_.family, body_, error, json, contract)) {
       r.error = "encode: " + error;
       return;
     }
     if (config_.rewrite_body) config_.rewrite_body(body_);
     const Clock::time_point t1 = Clock::now();
     // SOAPAction / action: the operation's namespace + '#' + name, exactly as the WSDL says.
-    if (rpc::is_soap(config_.family)) action_ = soap_action(request.method);
+    if (rpc::is_soap(config_.family)) action_ = action_of(request.method);
     build_head(body_.size());
 
     if (is_open() && stale()) close_quietly();
@@ -318,6 +327,7 @@ class RpcClient::Impl {
     rpc::DecodeContext context;
     context.protocol = rpc::protocol_of(config_.family);
     context.method = request.method;
+    context.contract = config_.contract;
     DecodeReport report;
     const Status status = adapter_->decode(message_, context, r.response, report);
     const Clock::time_point t3 = Clock::now();

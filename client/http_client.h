@@ -10,6 +10,7 @@
 #include <string>
 
 #include "codecs/family.h"
+#include "codecs/service_contract.h"
 #include "codecs/value.h"
 #include "parsers/registry.h"
 
@@ -29,6 +30,9 @@ struct ClientConfig {
   std::size_t max_response_bytes = 256 * 1024 * 1024;  // larger response bodies are an error
   std::function<void(std::string&)> rewrite_body;      // edits each request body (interop's
                                                        // malformed request); none by default
+  // Types SOAP requests and responses and gives each operation's SOAPAction (a user's WSDL,
+  // `soapbench call --wsdl`); nullptr: the service contract. Must outlive the client.
+  const rpc::Contract* contract = nullptr;
 };
 
 struct CallTiming {

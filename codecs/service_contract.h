@@ -65,6 +65,15 @@ struct Operation {
   bool result_optional = false;       // the result element may be absent (minOccurs="0"): nil
   bool result_members = false;        // the response element's children are the result's members
   std::string_view soap_action = {};  // the binding's soapAction ("" when none)
+  // The SOAP binding a user's WSDL gives the operation (`soapbench call --wsdl`); the built-in
+  // service's operations leave it empty (they are served in every family at one address).
+  struct Binding {
+    std::string_view soap_version;  // "1.1" or "1.2"
+    std::string_view style;         // "rpc" or "document"
+    std::string_view use;           // "literal" or "encoded" (the input's soap:body use=)
+    std::string_view address;       // soap:address location of a port of the binding, or ""
+  };
+  Binding binding = {};
 
   // The Body element of a call / a response.
   std::string_view call_element() const { return request_element.empty() ? name : request_element; }

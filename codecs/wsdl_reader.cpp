@@ -94,10 +94,12 @@ class Reader {
  private:
   void index_schema(const XmlNode& schema, const std::string& path);
   void index_import(const XmlNode& import, const std::string& path, bool wsdl);
+  void index_service(const XmlNode& service);
 
   void read_binding(const XmlNode& binding, std::string_view soap_ns);
   Operation read_operation(const XmlNode& op, const XmlNode& port_op, std::string_view style,
                            std::string_view soap_ns);
+  static std::string_view input_use(const XmlNode& op, std::string_view soap_ns);
   void document_messages(Operation& op, const XmlNode& port_op);
   void rpc_messages(Operation& op, const XmlNode& port_op);
   const XmlNode* complex_type_of(const XmlNode& decl) const;
@@ -126,6 +128,7 @@ class Reader {
   std::set<std::string> read_;  // documents indexed (by path)
   std::vector<std::pair<const XmlNode*, std::string_view>> bindings_;  // (binding, SOAP ns)
   std::map<QName, const XmlNode*> messages_, port_types_, elements_, types_;
+  std::map<QName, std::string> addresses_;        // binding -> its first port's soap:address
   std::map<const XmlNode*, const Type*> memo_;    // type nodes built (or being built)
   std::map<const XmlNode*, std::string> failed_;  // type nodes outside the subset, why
   std::set<std::string> elements_seen_;           // call elements of the operations added
@@ -155,6 +158,8 @@ void Reader::add_definitions(const XmlNode& root, const std::string& path) {
       messages_[key] = &c;
     } else if (is_wsdl(c, "portType")) {
       port_types_[key] = &c;
+    } else if (is_wsdl(c, "service")) {
+      index_service(c);
     } else if (is_wsdl(c, "binding")) {
       for (std::string_view soap_ns : {kSoap11BindingNs, kSoap12BindingNs}) {
         if (soap_child(c, "binding", soap_ns) != nullptr) bindings_.emplace_back(&c, soap_ns);
@@ -186,6 +191,19 @@ void Reader::index_import(const XmlNode& import, const std::string& path, bool w
     if (read_.insert(where).second) index_schema(doc, where);
   } else {
     throw WsdlError(where + ": not an XML Schema document (root <" + doc.qname + ">)");
+  }
+}
+
+void Reader::index_service(const XmlNode& service) {
+  for (const XmlNode& port : service.children) {
+    if (!is_wsdl(port, "port")) continue;
+    const auto [uri, local] = port.resolve_qname(attr(port, "binding"));
+    for (std::string_view soap_ns : {kSoap11BindingNs, kSoap12BindingNs}) {
+      if (const XmlNode* a = soap_child(port, "address", soap_ns)) {
+        addresses_.emplace(QName{std::string(uri), std::string(local)},
+                           std::string(trim_xml_space(attr(*a, "location"))));
+      }
+    }
   }
 }
 
@@ -494,6 +512,11 @@ void Reader::read_binding(const XmlNode& binding, std::string_view soap_ns) {
   }
   std::string_view style = attr(*soap_child(binding, "binding", soap_ns), "style");
   if (style.empty()) style = "document";
+  auto address = addresses_.find({std::string(target_namespace(binding)), bname});
+  const Operation::Binding how{soap_ns == kSoap12BindingNs ? "1.2" : "1.1",
+                               {},
+                               {},
+                               address == addresses_.end() ? "" : builder_.name(address->second)};
   std::size_t duplicates = 0;
   for (const XmlNode& op : binding.children) {
     if (!is_wsdl(op, "operation")) continue;
@@ -511,6 +534,9 @@ void Reader::read_binding(const XmlNode& binding, std::string_view soap_ns) {
     if (soap_op != nullptr && !attr(*soap_op, "style").empty()) op_style = attr(*soap_op, "style");
     try {
       Operation o = read_operation(op, *port_op, op_style, soap_ns);
+      o.binding = how;
+      o.binding.style = op_style == "rpc" ? "rpc" : "document";
+      o.binding.use = input_use(op, soap_ns);
       if (!elements_seen_.insert(std::string(o.call_element())).second) {
         ++duplicates;
         continue;
@@ -553,6 +579,14 @@ Operation Reader::read_operation(const XmlNode& op, const XmlNode& port_op, std:
                       std::to_string(kMaxParams) + ")"};
   }
   return o;
+}
+
+std::string_view Reader::input_use(const XmlNode& op, std::string_view soap_ns) {
+  for (const XmlNode& c : op.children) {
+    const XmlNode* body = is_wsdl(c, "input") ? soap_child(c, "body", soap_ns) : nullptr;
+    if (body != nullptr && trim_xml_space(attr(*body, "use")) == "encoded") return "encoded";
+  }
+  return "literal";
 }
 
 std::vector<const XmlNode*> Reader::parts_of(const XmlNode& port_op,

@@ -270,7 +270,12 @@ class Encoder {
   // The operation element (call or response wrapper) and its children.
   bool operation(const Message& m, const Operation& op) {
     const bool response = m.kind == MessageKind::response;
-    name_.assign(s_->rpc ? "ns1:" : "").append(op.name).append(response ? "Response" : "");
+    name_.assign(s_->rpc ? "ns1:" : "");
+    if (response) {
+      name_.append(op.name).append("Response");
+    } else {
+      name_.append(op.call_element());  // a user's WSDL may name the call's element otherwise
+    }
     w_.start_element(name_);
     if (s_->rpc) {
       w_.attribute("xmlns:ns1", op.ns);
@@ -301,12 +306,27 @@ class Encoder {
       }
       for (std::size_t i = 0; i < m.params.size(); ++i) {
         const Param& p = op.params[i];
-        if (!soap_value(p.name, m.params[i], *p.type, 0)) {
+        if (!soap_element(p.name, m.params[i], *p.type, p.repeated, 0)) {
           return located("param " + std::string(p.name));
         }
       }
     }
     w_.end_element();
+    return true;
+  }
+
+  // A param or member: one element, or (repeated: maxOccurs > 1 in a user's WSDL) one element
+  // per item of the array v, without a wrapper.
+  bool soap_element(std::string_view name, const Value& v, const Type& t, bool repeated,
+                    int depth) {
+    if (!repeated || t.kind != Kind::array || v.kind() != Kind::array) {
+      return soap_value(name, v, t, depth);
+    }
+    for (std::size_t i = 0; i < v.items().size(); ++i) {
+      if (!soap_value(name, v.items()[i], *t.element, depth + 1)) {
+        return located("item " + std::to_string(i + 1));
+      }
+    }
     return true;
   }
 
@@ -346,11 +366,13 @@ class Encoder {
         }
         for (std::size_t i = 0; i < v.items().size(); ++i) {
           const std::string& member = v.names()[i];
-          const Type* mt = member_type(t, member);
+          const Member* mt = member_of(t, member);
           if (mt == nullptr) {
             return fail("unknown member " + member + " of " + std::string(t.name));
           }
-          if (!soap_value(member, v.items()[i], *mt, depth + 1)) return located(member);
+          if (!soap_element(member, v.items()[i], *mt->type, mt->repeated, depth + 1)) {
+            return located(member);
+          }
         }
         break;
       default:
@@ -434,10 +456,10 @@ class Encoder {
     }
   }
 
-  // The contract type of struct t's member `name`, or nullptr.
-  static const Type* member_type(const Type& t, std::string_view name) {
+  // Struct t's member `name`, or nullptr.
+  static const Member* member_of(const Type& t, std::string_view name) {
     for (const Member& m : t.structure->members) {
-      if (m.name == name) return m.type;
+      if (m.name == name) return &m;
     }
     return nullptr;
   }

@@ -8,8 +8,8 @@
 namespace sb {
 
 std::vector<rpc::Value> typed_call_params(const std::string& method,
-                                          const std::vector<std::string>& args,
-                                          std::string& error) {
+                                          const std::vector<std::string>& args, std::string& error,
+                                          const rpc::Contract* contract) {
   std::unique_ptr<Adapter> json = make_adapter(kDefaultJsonAdapter);
   std::string call = "{\"jsonrpc\":\"2.0\",\"method\":";
   rpc::append_json_string(call, method);
@@ -26,7 +26,9 @@ std::vector<rpc::Value> typed_call_params(const std::string& method,
   buffer.assign(call + "],\"id\":1}");
   rpc::Message m;
   DecodeReport report;
-  if (const Status s = json->decode(buffer, rpc::DecodeContext{}, m, report); !s.ok()) {
+  rpc::DecodeContext context;
+  context.contract = contract;
+  if (const Status s = json->decode(buffer, context, m, report); !s.ok()) {
     error = s.reason();
     return {};
   }

@@ -48,15 +48,15 @@ Encoder::Encoder(const EncoderEntry& entry) : entry_(&entry) {
 }
 
 bool Encoder::encode(const rpc::Message& m, rpc::Family f, std::string& out, std::string& error,
-                     const rpc::JsonRpcOptions& json) {
+                     const rpc::JsonRpcOptions& json, const rpc::Contract& contract) {
   if (!entry_->supports(f)) {
     error = "encoder " + std::string(entry_->name) + " does not write " +
             std::string(rpc::family_name(f));
     return false;
   }
   if (rpc::is_xml(f)) {
-    return xml_ ? rpc::encode_xml<rpc::XmlWriter>(m, f, *xml_, out, error)
-                : rpc::encode_xml(m, f, direct_xml_, out, error);
+    return xml_ ? rpc::encode_xml<rpc::XmlWriter>(m, f, *xml_, out, error, contract)
+                : rpc::encode_xml(m, f, direct_xml_, out, error, contract);
   }
   return json_ ? rpc::encode_json<rpc::JsonWriter>(m, *json_, out, error, json)
                : rpc::encode_json(m, direct_json_, out, error, json);

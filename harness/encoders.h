@@ -12,6 +12,7 @@
 #include "codecs/family.h"
 #include "codecs/json_encoder.h"
 #include "codecs/json_writer.h"
+#include "codecs/service_contract.h"
 #include "codecs/value.h"
 #include "codecs/xml_writer.h"
 
@@ -48,9 +49,11 @@ class Encoder {
   const EncoderEntry& entry() const { return *entry_; }
 
   // Writes m in family f into out (replaced). False with a one-line reason in error when the
-  // family is not supported or m cannot be written (see encode_xml / encode_json).
+  // family is not supported or m cannot be written (see encode_xml / encode_json). SOAP values
+  // are typed by `contract` (a user's WSDL, `soapbench call --wsdl`; else the service's).
   bool encode(const rpc::Message& m, rpc::Family f, std::string& out, std::string& error,
-              const rpc::JsonRpcOptions& json = {});
+              const rpc::JsonRpcOptions& json = {},
+              const rpc::Contract& contract = rpc::service_contract());
 
  private:
   const EncoderEntry* entry_;              // the row
