@@ -1,5 +1,6 @@
 // soapbench call: one RPC (or --repeat N) through RpcClient; prints the response's canonical JSON
-// and, with --timing, a JSON line with the client-side phases and the wire bytes.
+// and, with --timing, a JSON line with the client-side phases and the wire bytes. With --wsdl,
+// an operation of the user's own service, typed and bound as its WSDL 1.1 says.
 #include <fmt/core.h>
 
 #include <optional>
@@ -11,13 +12,142 @@
 #include "client/http_client.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
+#include "codecs/wsdl_reader.h"
 #include "harness/call_args.h"
+#include "harness/encoders.h"
+#include "harness/wsdl_file.h"
 
 namespace sb::cli {
 
 namespace {
 
 using rpc::Value;
+
+// `call --wsdl`: the user's contract and the operation's binding, read from the WSDL.
+struct WsdlTarget {
+  rpc::Contract contract;              // the WSDL's operations
+  const rpc::Operation* op = nullptr;  // the one called
+};
+
+// Prints `soapbench: call: <message>` and ends the command with exit status 1 (a usage error,
+// as every command's bad flags).
+[[noreturn]] void call_usage_error(const std::string& message) {
+  fmt::print(stderr, "soapbench: call: {}\n", message);
+  throw ExitCode{1};
+}
+
+// The family our encoders write for the operation's WSDL binding, or nullopt with `error`.
+std::optional<rpc::Family> wsdl_binding_family(const rpc::Operation& op, std::string& error) {
+  const rpc::Operation::Binding& b = op.binding;
+  const bool rpc = b.style == "rpc";
+  const bool encoded = b.use == "encoded";
+  if (b.soap_version == "1.2" && !rpc && !encoded) return rpc::Family::soap12_doc_literal;
+  if (b.soap_version == "1.1" && rpc) {
+    return encoded ? rpc::Family::soap11_rpc_encoded : rpc::Family::soap11_rpc_literal;
+  }
+  if (b.soap_version == "1.1" && !encoded) return rpc::Family::soap11_doc_literal;
+  error = fmt::format(
+      "{}: SOAP {} {}/{} binding: soapbench writes SOAP 1.1 rpc/encoded, "
+      "rpc/literal, document/literal and SOAP 1.2 document/literal",
+      op.name, b.soap_version, b.style, b.use);
+  return std::nullopt;
+}
+
+// The WSDL's contract and the operation `method`; exits 1 naming the problem.
+void load_wsdl_target(const std::vector<std::string>& paths, const std::string& method,
+                      WsdlTarget& target) {
+  rpc::WsdlReport report;
+  try {
+    target.contract = load_wsdl(paths, report);
+  } catch (const std::exception& e) {
+    call_usage_error(e.what());
+  }
+  target.op = target.contract.find(method);
+  if (target.op != nullptr) return;
+  if (const std::string_view why = target.contract.refusal(method); !why.empty()) {
+    call_usage_error(
+        fmt::format("{}: the WSDL's operation is outside what soapbench reads: {}", method, why));
+  }
+  std::string names;
+  for (const rpc::Operation& op : target.contract.operations()) {
+    names += (names.empty() ? "" : ", ") + std::string(op.name);
+  }
+  call_usage_error(fmt::format("no operation {} in the WSDL (its operations: {})", method,
+                               names.empty() ? "none that soapbench reads" : names));
+}
+
+// "a: int, b: string?": the operation's params, for argument errors.
+std::string wsdl_signature(const rpc::Operation& op) {
+  std::string s;
+  for (const rpc::Param& p : op.params) {
+    s += (s.empty() ? "" : ", ") + std::string(p.name) + ": " + rpc::describe_type(*p.type) +
+         (p.optional ? "?" : "");
+  }
+  return std::string(op.name) + "(" + s + ")";
+}
+
+// The call's params from ARGS, typed by the WSDL; exits 1 when there are too many or too few
+// or one is not of its param's type (checked by writing the request once).
+std::vector<rpc::Value> wsdl_call_params(const WsdlTarget& t, rpc::Family family,
+                                         const std::vector<std::string>& args) {
+  const rpc::Operation& op = *t.op;
+  std::size_t required = 0;
+  for (const rpc::Param& p : op.params) required += p.optional ? 0 : 1;
+  if (args.size() > op.params.size() || args.size() < required) {
+    call_usage_error(fmt::format(
+        "{} takes {} argument{}, got {}: {}", op.name,
+        required == op.params.size() ? std::to_string(required)
+                                     : fmt::format("{} to {}", required, op.params.size()),
+        op.params.size() == 1 ? "" : "s", args.size(), wsdl_signature(op)));
+  }
+  std::string error;
+  rpc::Message m;
+  m.kind = rpc::MessageKind::call;
+  m.method = std::string(op.name);
+  m.params = typed_call_params(m.method, args, error, &t.contract);
+  std::string body;
+  Encoder direct(*find_encoder("direct"));
+  if (error.empty()) direct.encode(m, family, body, error, {}, t.contract);
+  if (!error.empty())
+    call_usage_error(fmt::format("{}: {}: {}", op.name, error, wsdl_signature(op)));
+  return std::move(m.params);
+}
+
+// Configures `config` and `request` for `call --wsdl`: family, URL (--url, else the binding's
+// soap:address), contract, params.
+void prepare_wsdl_call(const std::vector<std::string>& args, WsdlTarget& t, ClientConfig& config,
+                       rpc::Message& request) {
+  std::string error;
+  const std::optional<rpc::Family> family = wsdl_binding_family(*t.op, error);
+  if (!family) call_usage_error(error);
+  if (config.url.empty()) config.url = std::string(t.op->binding.address);
+  if (config.url.empty()) {
+    call_usage_error(
+        fmt::format("{}: the WSDL gives its binding no soap:address: give --url", t.op->name));
+  }
+  config.family = *family;
+  config.contract = &t.contract;
+  request.params = wsdl_call_params(t, *family, args);
+}
+
+// Configures `config` and `request` for a call of our own contract (--url, --protocol).
+void prepare_contract_call(const std::string& protocol, const std::string& style,
+                           const std::vector<std::string>& args, ClientConfig& config,
+                           rpc::Message& request) {
+  if (config.url.empty() || protocol.empty()) {
+    call_usage_error(std::string(config.url.empty() ? "--url" : "--protocol") +
+                     " is required (or --wsdl FILE)");
+  }
+  std::string error;
+  const std::optional<rpc::Family> family = family_of(protocol, style, error);
+  if (!family) call_usage_error(error);
+  config.family = *family;
+  request.params = typed_call_params(request.method, args, error);
+  if (!error.empty()) {
+    fmt::print(stderr, "soapbench: call {}: {}\n", request.method, error);
+    throw ExitCode{1};
+  }
+}
 
 // The one --timing line: a JSON object, so scripts can read it.
 std::string timing_line(const CallResult& r) {
@@ -35,7 +165,8 @@ void add_call_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "call",
       "Make one RPC against a server of the contract (soapbench serve, a peer, a service at "
-      "its own path) and print the response's canonical JSON: call [OPTIONS] METHOD [ARGS...]");
+      "its own path), or an operation of a WSDL (--wsdl), and print the response's canonical "
+      "JSON: call [OPTIONS] METHOD [ARGS...]");
   // Static: CLI11 writes the options while parsing, the callback reads them afterwards.
   static ClientConfig config;
   static std::string protocol;
@@ -45,7 +176,19 @@ void add_call_command(CLI::App& app) {
   static bool timing = false;
   static std::string method;
   static std::vector<std::string> args;
+  static std::vector<std::string> wsdl;
   add_target_options(cmd, config.url, protocol, style);
+  // With --wsdl the WSDL names the protocol and style, and its soap:address the URL.
+  cmd->get_option("--url")->required(false);
+  cmd->get_option("--protocol")->required(false);
+  cmd->add_option("--wsdl", wsdl,
+                  "WSDL 1.1 file of the service called (repeatable: files it does not import): "
+                  "binding, SOAPAction, address and types come from it; not with "
+                  "--protocol/--style")
+      ->allow_extra_args(false)  // one file per --wsdl: the operation name is not a file
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->excludes("--protocol")
+      ->excludes("--style");
   cmd->add_option("--parser", config.parser,
                   "Adapter decoding the response (jsonrpc: a JSON one, else rapidjson/dom)")
       ->capture_default_str();
@@ -59,13 +202,15 @@ void add_call_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--timing", timing,
                 "After each response, a JSON line: client phases (ns), wire bytes, connection");
-  cmd->add_option("method", method, "Operation name (docs/service.md)")->required();
+  cmd->add_option("method", method, "Operation name (docs/service.md, or the WSDL's)")->required();
   // ARGS are taken as extras, not as a vector positional: CLI11 splits a vector value written
   // "[a,b]" into its items (breaking JSON arrays) and reads "-1" as an unknown option.
   cmd->allow_extras();
   cmd->footer(
       "ARGS: the operation's parameters as JSON values, typed by the contract: 2, 1.5, "
-      "\"text\", [1,2], {\"id\":1,...}; a dateTime or base64 param takes its text form.");
+      "\"text\", [1,2], {\"id\":1,...}; a dateTime or base64 param takes its text form. "
+      "With --wsdl, typed by the operation's input parts (rpc) or its wrapper element's children "
+      "(document), in order.");
   cmd->callback([cmd] {
     args = cmd->remaining();
     for (const std::string& a : args) {
@@ -74,22 +219,16 @@ void add_call_command(CLI::App& app) {
         throw ExitCode{1};
       }
     }
-    std::string error;
-    const std::optional<rpc::Family> family = family_of(protocol, style, error);
-    if (!family) {
-      fmt::print(stderr, "soapbench: call: {}\n", error);
-      throw ExitCode{1};
-    }
-    config.family = *family;
     config.keep_alive = !no_keep_alive;
-
     rpc::Message request;
     request.kind = rpc::MessageKind::call;
     request.method = method;
-    request.params = typed_call_params(method, args, error);
-    if (!error.empty()) {
-      fmt::print(stderr, "soapbench: call {}: {}\n", method, error);
-      throw ExitCode{1};
+    static WsdlTarget target;  // the client keeps a pointer to its contract
+    if (!wsdl.empty()) {
+      load_wsdl_target(wsdl, method, target);
+      prepare_wsdl_call(args, target, config, request);
+    } else {
+      prepare_contract_call(protocol, style, args, config, request);
     }
 
     RpcClient client(config);
