@@ -183,7 +183,8 @@ void add_call_command(CLI::App& app) {
   cmd->get_option("--protocol")->required(false);
   cmd->add_option("--wsdl", wsdl,
                   "WSDL 1.1 file of the service called (repeatable: files it does not import): "
-                  "binding, SOAPAction, address and types come from it; not with "
+                  "the operation's binding (SOAP version, style, use), SOAPAction and types "
+                  "come from it, the URL from its soap:address unless --url; not with "
                   "--protocol/--style")
       ->allow_extra_args(false)  // one file per --wsdl: the operation name is not a file
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
