@@ -159,6 +159,25 @@ std::string timing_line(const CallResult& r) {
       r.http_status, r.connected, r.tls_resumed);
 }
 
+// Makes the call `repeat` times, printing each response (and --timing line); exits 1 when a
+// call fails, 2 when the last response is a fault.
+void run_calls(const ClientConfig& config, const rpc::Message& request, int repeat, bool timing) {
+  RpcClient client(config);
+  int exit_code = 0;
+  for (int i = 0; i < repeat; ++i) {
+    CallResult r = client.call(request);
+    if (!r.ok) {
+      fmt::print(stderr, "soapbench: call {} at {}: {}\n", request.method, config.url, r.error);
+      throw ExitCode{1};
+    }
+    fmt::print("{}\n", rpc::to_canonical_json(r.response));
+    if (timing) fmt::print("{}\n", timing_line(r));
+    exit_code = r.response.kind == rpc::MessageKind::fault ? 2 : 0;
+  }
+  std::fflush(stdout);
+  if (exit_code != 0) throw ExitCode{exit_code};
+}
+
 }  // namespace
 
 void add_call_command(CLI::App& app) {
@@ -232,20 +251,7 @@ void add_call_command(CLI::App& app) {
       prepare_contract_call(protocol, style, args, config, request);
     }
 
-    RpcClient client(config);
-    int exit_code = 0;
-    for (int i = 0; i < repeat; ++i) {
-      CallResult r = client.call(request);
-      if (!r.ok) {
-        fmt::print(stderr, "soapbench: call {} at {}: {}\n", method, config.url, r.error);
-        throw ExitCode{1};
-      }
-      fmt::print("{}\n", rpc::to_canonical_json(r.response));
-      if (timing) fmt::print("{}\n", timing_line(r));
-      exit_code = r.response.kind == rpc::MessageKind::fault ? 2 : 0;
-    }
-    std::fflush(stdout);
-    if (exit_code != 0) throw ExitCode{exit_code};
+    run_calls(config, request, repeat, timing);
   });
 }
 
