@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 
 #include "codecs/canonical_json.h"
 #include "codecs/wsdl.h"
@@ -77,6 +78,39 @@ sb::rpc::Contract load(const std::string& name, const std::string& wsdl,
                        sb::rpc::WsdlReport* report = nullptr) {
   sb::rpc::WsdlReport local;
   return sb::load_wsdl({temp_file(name, wsdl)}, report != nullptr ? *report : local);
+}
+
+// Each operation carries its binding for `soapbench call --wsdl`: SOAP version, style, use and
+// the address of the port that exposes it; the first binding that defines an operation wins.
+TEST(WsdlReader, OperationsCarryTheirBindingAndAddress) {
+  const sb::rpc::Contract ours =
+      load("ours-binding.wsdl", sb::rpc::generate_wsdl(sb::rpc::service_contract(), "http://h:1"));
+  const sb::rpc::Operation* add = ours.find("add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->binding.soap_version, "1.1");
+  EXPECT_EQ(add->binding.style, "document");
+  EXPECT_EQ(add->binding.use, "literal");
+  EXPECT_EQ(add->binding.address, "http://h:1/soap");
+  EXPECT_EQ(add->soap_action, "urn:soapbench#add");
+
+  const sb::rpc::Contract no_port = load("no-port.wsdl", doc_literal_wsdl("", "", ""));
+  ASSERT_NE(no_port.find("op"), nullptr);
+  EXPECT_EQ(no_port.find("op")->binding.address, "");
+
+  std::string encoded = doc_literal_wsdl("", "", "");
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"style=\"document\"", "style=\"rpc\""},
+        {"use=\"literal\"", "use=\"encoded\""},
+        {"</definitions>",
+         "<service name=\"S\"><port name=\"p\" binding=\"t:B\">"
+         "<soap:address location=\" http://e:2/x \"/></port></service></definitions>"}}) {
+    encoded.replace(encoded.find(from), from.size(), to);
+  }
+  const sb::rpc::Contract rpc = load("rpc-encoded.wsdl", encoded);
+  ASSERT_NE(rpc.find("op"), nullptr);
+  EXPECT_EQ(rpc.find("op")->binding.style, "rpc");
+  EXPECT_EQ(rpc.find("op")->binding.use, "encoded");
+  EXPECT_EQ(rpc.find("op")->binding.address, "http://e:2/x");
 }
 
 // Our WSDL, read back, types every message of the corpus (every family: SOAP by the bindings'
