@@ -29,6 +29,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, HERE)
 from test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
+from test_user_wsdl import soapcpp2_wsdl  # noqa: E402
 
 SOAPBENCH = None
 GSOAP_SERVER = None
@@ -364,16 +365,10 @@ class GsoapCallTest(unittest.TestCase):
         if not GSOAP_SERVER:
             raise unittest.SkipTest("needs gsoap_server (argv[2]): the gSOAP peer is not built")
         cls.tmp = tempfile.TemporaryDirectory(prefix="sb-call-gsoap-")
-        soapcpp2 = os.environ.get("SB_SOAPCPP2") or "/usr/bin/soapcpp2"
-        imports = os.environ.get("SB_GSOAP_IMPORT") or "/usr/share/gsoap/import"
         cls.wsdl, cls.servers = {}, {}
         for style, (family, options, _) in cls.STYLES.items():
             out = os.path.join(cls.tmp.name, style)
-            os.makedirs(out)
-            subprocess.run([soapcpp2, *options, "-x", "-L", "-S", "-d" + out,
-                            f"-I{os.path.join(REPO, 'peers', 'gsoap')}:{imports}",
-                            os.path.join(REPO, "peers", "gsoap", f"binding_{style}.h")],
-                           check=True, capture_output=True, timeout=120)
+            soapcpp2_wsdl(out, style, options)
             cls.wsdl[style] = ["--wsdl", os.path.join(out, "soapbench.wsdl"),
                                "--wsdl", os.path.join(out, "ex.wsdl")]
             cls.servers[style] = start([GSOAP_SERVER, "--family", family])

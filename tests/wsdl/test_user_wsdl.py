@@ -43,6 +43,18 @@ def decode(paths, wsdl=(), parser="libxml2/sax"):
     return status, lines, errors
 
 
+def soapcpp2_wsdl(out, style, options):
+    """Runs soapcpp2 on the gSOAP peer's binding_<style>.h into the new folder `out`, as
+    peers/gsoap/CMakeLists.txt runs it but without -w: the WSDLs and schemas too."""
+    soapcpp2 = os.environ.get("SB_SOAPCPP2") or "/usr/bin/soapcpp2"
+    imports = os.environ.get("SB_GSOAP_IMPORT") or "/usr/share/gsoap/import"
+    os.makedirs(out)
+    subprocess.run([soapcpp2, *options, "-x", "-L", "-S", "-d" + out,
+                    f"-I{os.path.join(REPO, 'peers', 'gsoap')}:{imports}",
+                    os.path.join(REPO, "peers", "gsoap", f"binding_{style}.h")],
+                   check=True, capture_output=True, timeout=120)
+
+
 def manifest():
     with open(os.path.join(REPO, "corpus", "manifest.json"), encoding="utf-8") as f:
         return [e for e in json.load(f)["entries"] if not e.get("hostile")]
@@ -54,17 +66,10 @@ class GsoapTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="sb-gsoap-wsdl-")
-        soapcpp2 = os.environ.get("SB_SOAPCPP2", "/usr/bin/soapcpp2")
-        imports = os.environ.get("SB_GSOAP_IMPORT", "/usr/share/gsoap/import")
         cls.wsdl = {}
         for style, options in (("doc_literal", []), ("rpc_literal", []), ("rpc_encoded", ["-t"])):
             out = os.path.join(cls.tmp.name, style)
-            os.makedirs(out)
-            # As peers/gsoap/CMakeLists.txt runs it, without -w: the WSDL and schemas too.
-            subprocess.run([soapcpp2, *options, "-x", "-L", "-S", "-d" + out,
-                            f"-I{os.path.join(REPO, 'peers', 'gsoap')}:{imports}",
-                            os.path.join(REPO, "peers", "gsoap", f"binding_{style}.h")],
-                           check=True, capture_output=True, timeout=120)
+            soapcpp2_wsdl(out, style, options)
             # getRate's namespace (urn:demo1:exchange) gets a WSDL of its own.
             cls.wsdl[style] = [os.path.join(out, "soapbench.wsdl"), os.path.join(out, "ex.wsdl")]
 
