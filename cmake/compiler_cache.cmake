@@ -21,10 +21,27 @@ if(SB_CCACHE AND NOT DEFINED CMAKE_CXX_COMPILER_LAUNCHER AND NOT DEFINED CMAKE_C
     list(REMOVE_DUPLICATES _sb_sloppiness)
     list(REMOVE_ITEM _sb_sloppiness "")
     string(REPLACE ";" "," _sb_sloppiness "${_sb_sloppiness}")
+    # A clone in another folder (CI clones main afresh) shares the cache: paths under the source
+    # tree are hashed relative to it and the build folder is not hashed, unless the user's own
+    # configuration says otherwise. The price, where it applies: the line tables' compilation
+    # folder may name the clone that filled the cache (objects are otherwise identical).
+    set(_sb_env CCACHE_SLOPPINESS=${_sb_sloppiness})
+    execute_process(COMMAND ${SB_CCACHE_PROGRAM} --get-config base_dir
+                    OUTPUT_VARIABLE _sb_base_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    cmake_path(IS_PREFIX _sb_base_dir "${CMAKE_SOURCE_DIR}" NORMALIZE _sb_covered)
+    if(_sb_base_dir STREQUAL "" OR NOT _sb_covered)
+      list(APPEND _sb_env CCACHE_BASEDIR=${CMAKE_SOURCE_DIR})
+    endif()
+    execute_process(COMMAND ${SB_CCACHE_PROGRAM} --get-config hash_dir
+                    OUTPUT_VARIABLE _sb_hash_dir OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(NOT _sb_hash_dir STREQUAL "false")
+      list(APPEND _sb_env CCACHE_NOHASHDIR=1)
+    endif()
     # A normal variable (not the cache): each target created below starts with it.
-    set(_sb_launcher env CCACHE_SLOPPINESS=${_sb_sloppiness} ${SB_CCACHE_PROGRAM})
+    set(_sb_launcher env ${_sb_env} ${SB_CCACHE_PROGRAM})
     set(CMAKE_C_COMPILER_LAUNCHER ${_sb_launcher})
     set(CMAKE_CXX_COMPILER_LAUNCHER ${_sb_launcher})
-    message(STATUS "soapbench: compiling through ${SB_CCACHE_PROGRAM} (sloppiness ${_sb_sloppiness})")
+    list(JOIN _sb_env " " _sb_env_text)
+    message(STATUS "soapbench: compiling through ${SB_CCACHE_PROGRAM} (${_sb_env_text})")
   endif()
 endif()

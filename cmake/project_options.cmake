@@ -46,3 +46,19 @@ function(sb_rapidjson_sources)
     set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS -fno-sanitize=undefined)
   endif()
 endfunction()
+
+# sb_starts_programs(<target> <program>...): <target> starts each <program> (an executable or an
+# add_jar target) by path when it runs, so the program is built before <target> is linked. Not
+# add_dependencies(): with Ninja that holds every object of <target> until the programs are
+# linked, which ran the end of the build one compile at a time (the peers, then soapbench's
+# unity file, then stacks_bench's eleven files). Only the link step waits here.
+function(sb_starts_programs target)
+  foreach(program IN LISTS ARGN)
+    get_target_property(_jar ${program} JAR_FILE)
+    if(_jar)
+      set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${_jar})
+    else()
+      set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS $<TARGET_FILE:${program}>)
+    endif()
+  endforeach()
+endfunction()
