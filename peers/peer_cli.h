@@ -1,50 +1,65 @@
-// The command-line pieces every peer's server and client share (README "Peers"): a server's
-// listen address and port, a client's METHOD and ARGS read as `soapbench call` reads them.
+// The command line of every peer's server and client (README "Peers"): a server's listen address
+// and port, a client's METHOD and ARGS read as `soapbench call` reads them. CLI11 sits behind this
+// narrow interface and is compiled once, in peer_cli.cpp: Debian's CLI11 2.1 is header-only (no
+// compiled mode), and each of the eight peer programs spent about 9 s of compiler CPU on it.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
-#include <cstdio>
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
 namespace sb::peers {
 
-// Adds a server's --address and --port (0: any free port; the server prints the bound one).
-template <class Port>
-void add_listen_options(CLI::App& app, std::string& address, Port& port) {
-  app.add_option("--address", address, "Listen address (IPv4 or IPv6 literal)")
-      ->capture_default_str();
-  app.add_option("--port", port, "Listen port (0: any free port)")->capture_default_str();
-}
+// The option just added, refined by chained calls (as CLI11's own).
+class PeerOption {
+ public:
+  explicit PeerOption(CLI::Option* option) : option_(option) {}
+  PeerOption& required();
+  PeerOption& positive();                  // a number > 0
+  PeerOption& range(long low, long high);  // low <= value <= high
+  PeerOption& existing_directory();
+  PeerOption& show_default();  // --help prints the value it starts with
 
-// Adds a client's --repeat (the call made N times on one connection, an answer line each).
-inline void add_repeat_option(CLI::App& app, int& repeat) {
-  app.add_option("--repeat", repeat, "Make the call N times on one connection")
-      ->check(CLI::Range(1, 1'000'000))
-      ->capture_default_str();
-}
+ private:
+  CLI::Option* option_;  // owned by the command line's CLI::App
+};
 
-// Adds a client's METHOD positional; its ARGS stay extras, as in `soapbench call`, so "[1,2]"
-// stays one JSON value and "-1" a number.
-inline void add_call_arguments(CLI::App& app, std::string& method) {
-  app.add_option("method", method, "Operation name (docs/service.md)")->required();
-  app.allow_extras();
-  app.footer("ARGS: the operation's parameters as JSON values, typed by the contract.");
-}
+class PeerCommandLine {
+ public:
+  explicit PeerCommandLine(const std::string& description);
+  ~PeerCommandLine();
+  PeerCommandLine(const PeerCommandLine&) = delete;
+  PeerCommandLine& operator=(const PeerCommandLine&) = delete;
 
-// The ARGS after parsing; nullopt, after a message naming `program`, when one is an option.
-inline std::optional<std::vector<std::string>> call_arguments(const CLI::App& app,
-                                                              const char* program) {
-  std::vector<std::string> args = app.remaining();
-  for (const std::string& a : args) {
-    if (a.starts_with("--")) {
-      std::fprintf(stderr, "%s: unknown option %s\n", program, a.c_str());
-      return std::nullopt;
-    }
-  }
-  return args;
-}
+  PeerOption option(const std::string& name, std::string& value, const std::string& help);
+  PeerOption option(const std::string& name, int& value, const std::string& help);
+  PeerOption option(const std::string& name, unsigned& value, const std::string& help);
+  PeerOption option(const std::string& name, std::size_t& value, const std::string& help);
+  void flag(const std::string& name, bool& value, const std::string& help);
+
+  // A server's --address and --port (0: any free port; the server prints the bound one).
+  void listen_options(std::string& address, int& port);
+  void listen_options(std::string& address, unsigned& port);
+  // A client's --repeat (the call made N times on one connection, an answer line each).
+  void repeat_option(int& repeat);
+  // A client's METHOD positional; its ARGS stay extras, as in `soapbench call`, so "[1,2]" stays
+  // one JSON value and "-1" a number.
+  void call_arguments(std::string& method);
+
+  // Parses argv: nullopt to go on, or the exit status after --help or a usage error (printed).
+  std::optional<int> parse(int argc, char** argv);
+  // The ARGS after parsing; nullopt, after a message naming `program`, when one is an option.
+  std::optional<std::vector<std::string>> arguments(const char* program) const;
+
+ private:
+  std::unique_ptr<CLI::App> app_;  // the parser; CLI::Option pointers handed out point into it
+};
 
 }  // namespace sb::peers

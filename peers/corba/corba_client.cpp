@@ -2,7 +2,6 @@
 // stubs on one connection, printing the response's canonical JSON like `soapbench call`
 // (getChain: the passed-through document decoded). ARGS are JSON values typed by the contract
 // (harness/call_args.h). README "Peers → omniORB (CORBA)".
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -60,16 +59,16 @@ int run(const Options& o, const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app(
+  sb::peers::PeerCommandLine app(
       "corba_client: calls through omniORB's stubs of soapbench.idl; prints each response's "
       "canonical JSON: [OPTIONS] METHOD [ARGS...]");
-  app.add_option("--url", o.url, "The object: corbaloc:iiop:1.2@HOST:PORT/soapbench (or an IOR)")
-      ->required();
-  sb::peers::add_repeat_option(app, o.repeat);
-  app.add_flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
-  sb::peers::add_call_arguments(app, o.method);
-  CLI11_PARSE(app, argc, argv);
-  const auto args = sb::peers::call_arguments(app, "corba_client");
+  app.option("--url", o.url, "The object: corbaloc:iiop:1.2@HOST:PORT/soapbench (or an IOR)")
+      .required();
+  app.repeat_option(o.repeat);
+  app.flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
+  app.call_arguments(o.method);
+  if (const auto status = app.parse(argc, argv)) return *status;
+  const auto args = app.arguments("corba_client");
   if (!args) return 1;
   try {
     return run(o, *args);

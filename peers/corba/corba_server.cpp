@@ -4,7 +4,6 @@
 // Prints "corba_server: serving corbaloc:iiop:1.2@ADDRESS:PORT/soapbench (...)" once it accepts
 // connections. README "Peers → omniORB (CORBA)".
 
-#include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -75,21 +74,21 @@ int serve(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app(
+  sb::peers::PeerCommandLine app(
       "corba_server: the soapbench service's operations (soapbench.idl) on omniORB, reached at "
       "corbaloc:iiop:1.2@ADDRESS:PORT/soapbench");
-  sb::peers::add_listen_options(app, o.address, o.port);
-  app.add_flag("--thread-pool", o.pool,
-               "omniORB's thread pool (threadPerConnectionPolicy 0) instead of its default, one "
-               "thread per connection");
-  app.add_option("--threads", o.threads,
-                 "omniORB's maxServerThreadPoolSize: the pool's size with --thread-pool (with a "
-                 "thread per connection, the pool serves only past 10000 connections)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--corpus", o.corpus, "Corpus directory holding the getChain document")
-      ->check(CLI::ExistingDirectory);
-  CLI11_PARSE(app, argc, argv);
+  app.listen_options(o.address, o.port);
+  app.flag("--thread-pool", o.pool,
+           "omniORB's thread pool (threadPerConnectionPolicy 0) instead of its default, one "
+           "thread per connection");
+  app.option("--threads", o.threads,
+             "omniORB's maxServerThreadPoolSize: the pool's size with --thread-pool (with a "
+             "thread per connection, the pool serves only past 10000 connections)")
+      .show_default()
+      .positive();
+  app.option("--corpus", o.corpus, "Corpus directory holding the getChain document")
+      .existing_directory();
+  if (const auto status = app.parse(argc, argv)) return *status;
   try {
     return serve(o);
   } catch (const CORBA::Exception& e) {

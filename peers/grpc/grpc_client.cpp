@@ -3,7 +3,6 @@
 // status carrying a soapbench.v1.Fault) prints as a fault message and exits 2. ARGS are JSON values
 // typed by the contract (harness/call_args.h). With --timing, a JSON line after each answer: the
 // call's ns and the connection's bytes both ways, counted by the kernel (socket_counts.h).
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -73,20 +72,20 @@ int run(const Options& o, const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app(
+  sb::peers::PeerCommandLine app(
       "grpc_client: the soapbench service's RPCs through gRPC's generated stub; prints each "
       "answer's canonical JSON: [OPTIONS] METHOD [ARGS...]");
-  app.add_option("--url", o.url, "Server address: host:port or http://host:port")->required();
-  sb::peers::add_repeat_option(app, o.repeat);
-  app.add_flag("--timing", o.timing,
-               "After each answer, a JSON line with the call's ns and the connection's bytes");
-  app.add_option("--max-message", o.max_message,
-                 "Largest message either way (gRPC's default receive limit: 4 MiB)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sb::peers::add_call_arguments(app, o.method);
-  CLI11_PARSE(app, argc, argv);
-  const auto args = sb::peers::call_arguments(app, "grpc_client");
+  app.option("--url", o.url, "Server address: host:port or http://host:port").required();
+  app.repeat_option(o.repeat);
+  app.flag("--timing", o.timing,
+           "After each answer, a JSON line with the call's ns and the connection's bytes");
+  app.option("--max-message", o.max_message,
+             "Largest message either way (gRPC's default receive limit: 4 MiB)")
+      .show_default()
+      .positive();
+  app.call_arguments(o.method);
+  if (const auto status = app.parse(argc, argv)) return *status;
+  const auto args = app.arguments("grpc_client");
   if (!args) return 1;
   try {
     return run(o, *args);

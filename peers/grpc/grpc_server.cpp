@@ -5,7 +5,6 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
 
-#include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
 #include <exception>
@@ -96,28 +95,28 @@ int serve(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app(
+  sb::peers::PeerCommandLine app(
       "grpc_server: the soapbench service's operations as gRPC unary RPCs (soapbench.proto, "
       "service soapbench.v1.SoapBench) on cleartext HTTP/2");
-  sb::peers::add_listen_options(app, o.address, o.port);
-  app.add_option("--threads", o.threads,
-                 "Most threads polling for calls (MAX_POLLERS; MIN_POLLERS is 1). A thread that "
-                 "takes a call hands polling to another first, so one connection keeps 2 threads "
-                 "busy; with 1, a thread is started and ends for every call")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
-  app.add_option("--max-threads", o.max_threads,
-                 "ResourceQuota max threads (0: no quota). A quota makes a call that finds no "
-                 "spare thread fail with RESOURCE_EXHAUSTED, even at 1 connection")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 1024));
-  app.add_option("--max-message", o.max_message,
-                 "Largest message either way (gRPC's default receive limit: 4 MiB)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--corpus", o.corpus, "Corpus directory holding the getChain document")
-      ->check(CLI::ExistingDirectory);
-  CLI11_PARSE(app, argc, argv);
+  app.listen_options(o.address, o.port);
+  app.option("--threads", o.threads,
+             "Most threads polling for calls (MAX_POLLERS; MIN_POLLERS is 1). A thread that "
+             "takes a call hands polling to another first, so one connection keeps 2 threads "
+             "busy; with 1, a thread is started and ends for every call")
+      .show_default()
+      .range(1, 1024);
+  app.option("--max-threads", o.max_threads,
+             "ResourceQuota max threads (0: no quota). A quota makes a call that finds no "
+             "spare thread fail with RESOURCE_EXHAUSTED, even at 1 connection")
+      .show_default()
+      .range(0, 1024);
+  app.option("--max-message", o.max_message,
+             "Largest message either way (gRPC's default receive limit: 4 MiB)")
+      .show_default()
+      .positive();
+  app.option("--corpus", o.corpus, "Corpus directory holding the getChain document")
+      .existing_directory();
+  if (const auto status = app.parse(argc, argv)) return *status;
   try {
     return serve(o);
   } catch (const std::exception& e) {

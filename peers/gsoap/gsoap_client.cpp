@@ -3,7 +3,6 @@
 // README "Peers → gSOAP".
 #include <fmt/core.h>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -105,21 +104,21 @@ int run(const Options& o, const sb::gsoap::Family& family) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gsoap_client: one call of the soapbench service through gSOAP; canonical JSON out"};
+  sb::peers::PeerCommandLine app(
+      "gsoap_client: one call of the soapbench service through gSOAP; canonical JSON out");
   Options o;
-  app.add_option("--url", o.url, "Server base URL, http://host:port (SOAP goes to URL/soap)")
-      ->required();
-  app.add_option("--family", o.family, "SOAP family: " + sb::gsoap::family_names())
-      ->capture_default_str();
-  app.add_option("--repeat", o.repeat, "Make the call N times (one output line per call)")
-      ->check(CLI::Range(1, 1'000'000))
-      ->capture_default_str();
-  app.add_flag("--timing", o.timing,
-               "After each response, a JSON line: total ns and the bytes sent and received at "
-               "the socket");
-  sb::peers::add_call_arguments(app, o.method);
-  CLI11_PARSE(app, argc, argv);
-  auto args = sb::peers::call_arguments(app, "gsoap_client");
+  app.option("--url", o.url, "Server base URL, http://host:port (SOAP goes to URL/soap)")
+      .required();
+  app.option("--family", o.family, "SOAP family: " + sb::gsoap::family_names()).show_default();
+  app.option("--repeat", o.repeat, "Make the call N times (one output line per call)")
+      .range(1, 1'000'000)
+      .show_default();
+  app.flag("--timing", o.timing,
+           "After each response, a JSON line: total ns and the bytes sent and received at "
+           "the socket");
+  app.call_arguments(o.method);
+  if (const auto status = app.parse(argc, argv)) return *status;
+  auto args = app.arguments("gsoap_client");
   if (!args) return 1;
   o.args = std::move(*args);
   const sb::gsoap::Family* family = sb::gsoap::find_family(o.family);

@@ -5,7 +5,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -149,21 +148,20 @@ int run(const Options& o, const Family& family) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gsoap_server: the soapbench service served by gSOAP (one SOAP family)"};
+  sb::peers::PeerCommandLine app(
+      "gsoap_server: the soapbench service served by gSOAP (one SOAP family)");
   Options o;
-  app.add_option("--family", o.family, "SOAP family: " + sb::gsoap::family_names())
-      ->capture_default_str();
-  sb::peers::add_listen_options(app, o.address, o.port);
-  app.add_option("--threads", o.threads,
-                 "Connections served at once, a thread each (0: no limit; beyond, accepting "
-                 "waits)")
-      ->capture_default_str();
-  app.add_option("--backlog", o.backlog, "Listen queue length")->capture_default_str();
-  app.add_option("--idle-timeout", o.idle_timeout, "Seconds a connection may stall")
-      ->capture_default_str();
-  app.add_option("--corpus", o.corpus, "Corpus directory holding the getChain documents")
-      ->check(CLI::ExistingDirectory);
-  CLI11_PARSE(app, argc, argv);
+  app.option("--family", o.family, "SOAP family: " + sb::gsoap::family_names()).show_default();
+  app.listen_options(o.address, o.port);
+  app.option("--threads", o.threads,
+             "Connections served at once, a thread each (0: no limit; beyond, accepting "
+             "waits)")
+      .show_default();
+  app.option("--backlog", o.backlog, "Listen queue length").show_default();
+  app.option("--idle-timeout", o.idle_timeout, "Seconds a connection may stall").show_default();
+  app.option("--corpus", o.corpus, "Corpus directory holding the getChain documents")
+      .existing_directory();
+  if (const auto status = app.parse(argc, argv)) return *status;
   const Family* family = sb::gsoap::find_family(o.family);
   if (family == nullptr) {
     fmt::print(stderr, "gsoap_server: unknown --family {} ({})\n", o.family,

@@ -4,7 +4,6 @@
 #include <xmlrpc-c/client.hpp>
 #include <xmlrpc-c/client_transport.hpp>
 
-#include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -73,19 +72,19 @@ int run(const Options& o, const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app(
+  sb::peers::PeerCommandLine app(
       "xmlrpc_c_client: XML-RPC calls through xmlrpc-c's curl client; prints each "
       "response's canonical JSON: [OPTIONS] METHOD [ARGS...]");
-  app.add_option("--url", o.url, "Server base URL (http://host:port) or endpoint URL")->required();
-  sb::peers::add_repeat_option(app, o.repeat);
-  app.add_flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
-  app.add_option("--timeout-ms", o.timeout_ms, "Per-call timeout")->capture_default_str();
-  app.add_option("--max-xml", o.max_xml, "Largest response document (xmlrpc-c: 512 KiB)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  sb::peers::add_call_arguments(app, o.method);
-  CLI11_PARSE(app, argc, argv);
-  const auto args = sb::peers::call_arguments(app, "xmlrpc_c_client");
+  app.option("--url", o.url, "Server base URL (http://host:port) or endpoint URL").required();
+  app.repeat_option(o.repeat);
+  app.flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
+  app.option("--timeout-ms", o.timeout_ms, "Per-call timeout").show_default();
+  app.option("--max-xml", o.max_xml, "Largest response document (xmlrpc-c: 512 KiB)")
+      .show_default()
+      .positive();
+  app.call_arguments(o.method);
+  if (const auto status = app.parse(argc, argv)) return *status;
+  const auto args = app.arguments("xmlrpc_c_client");
   if (!args) return 1;
   try {
     return run(o, *args);

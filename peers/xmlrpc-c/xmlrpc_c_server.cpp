@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <xmlrpc-c/server_abyss.hpp>
 
-#include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -118,30 +117,30 @@ int serve(const Options& o) {
 
 int main(int argc, char** argv) {
   Options o;
-  CLI::App app(
+  sb::peers::PeerCommandLine app(
       "xmlrpc_c_server: the soapbench service's XML-RPC operations on xmlrpc-c's Abyss "
       "server (POST /RPC2)");
-  sb::peers::add_listen_options(app, o.address, o.port);
-  app.add_option("--max-conn", o.max_conn,
-                 "Concurrent connections, one thread each (Abyss's default: 15)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--keepalive-timeout", o.keepalive_timeout, "s an idle connection is kept")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--keepalive-max", o.keepalive_max,
-                 "Requests per connection before Abyss closes it (Abyss's default: 30)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--timeout", o.timeout, "s to receive one request")->capture_default_str();
-  app.add_option("--max-xml", o.max_xml, "Largest XML document (xmlrpc-c's default: 512 KiB)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--corpus", o.corpus, "Corpus directory holding the getChain document")
-      ->check(CLI::ExistingDirectory);
-  app.add_option("--path", o.path, "The URI path served (a service at a path of its own)")
-      ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  app.listen_options(o.address, o.port);
+  app.option("--max-conn", o.max_conn,
+             "Concurrent connections, one thread each (Abyss's default: 15)")
+      .show_default()
+      .positive();
+  app.option("--keepalive-timeout", o.keepalive_timeout, "s an idle connection is kept")
+      .show_default()
+      .positive();
+  app.option("--keepalive-max", o.keepalive_max,
+             "Requests per connection before Abyss closes it (Abyss's default: 30)")
+      .show_default()
+      .positive();
+  app.option("--timeout", o.timeout, "s to receive one request").show_default();
+  app.option("--max-xml", o.max_xml, "Largest XML document (xmlrpc-c's default: 512 KiB)")
+      .show_default()
+      .positive();
+  app.option("--corpus", o.corpus, "Corpus directory holding the getChain document")
+      .existing_directory();
+  app.option("--path", o.path, "The URI path served (a service at a path of its own)")
+      .show_default();
+  if (const auto status = app.parse(argc, argv)) return *status;
   try {
     return serve(o);
   } catch (const std::exception& e) {
