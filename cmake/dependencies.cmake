@@ -436,7 +436,7 @@ endif()
 
 # --- The JVM stacks (peers: peers/java): Apache Axis 1.4 and the JAX-WS RI 2.3 as servers, on
 # Debian's JDK and jars (/usr/share/java; no Maven). SB_JAVA_JARS: every jar found, by name.
-# apt: default-jdk-headless libaxis-java libjaxws-java libxpp3-java libxerces2-java libwoodstox-java
+# apt: default-jdk-headless libaxis-java libjaxws-java libjsonp-java libxpp3-java libxerces2-java libwoodstox-java
 find_package(Java 11 COMPONENTS Runtime Development QUIET)
 set(SB_HAVE_JAVA OFF)
 set(_sb_java_jars axis axis-jaxrpc axis-saaj commons-discovery commons-logging wsdl4j javax.mail
@@ -459,6 +459,20 @@ elseif(_sb_req)
 else()
   message(WARNING "soapbench: a JDK or the jars ${_sb_java_missing} not found (Debian packages "
                   "'default-jdk-headless libaxis-java libjaxws-java'); the Java peers are off")
+endif()
+# The JAX-WS RI's jars (peers/java/jaxws): jaxws-rt.jar names the rest in its manifest's Class-Path
+# (jaxb, saaj, stax-ex, streambuffer, gmbal, ...; all there but ha-api.jar, which no Debian
+# package ships and the RI does not load here); javax.json (libjsonp-java) reads the client's ARGS.
+set(SB_HAVE_JAXWS OFF)
+set(SB_JAXWS_JARS /usr/share/java/jaxws-rt.jar /usr/share/java/javax.json.jar)
+if(SB_HAVE_JAVA AND EXISTS /usr/share/java/jaxws-rt.jar AND EXISTS /usr/share/java/javax.json.jar)
+  set(SB_HAVE_JAXWS ON)
+  sb_found(jaxws "JAX-WS RI (libjaxws-java), javax.json (libjsonp-java)")
+elseif(SB_HAVE_JAVA AND _sb_req)
+  sb_missing("the JAX-WS RI's and javax.json's jars" "libjaxws-java libjsonp-java" ON)
+elseif(SB_HAVE_JAVA)
+  message(WARNING "soapbench: ${SB_JAXWS_JARS} not found (Debian packages 'libjaxws-java "
+                  "libjsonp-java'); the JAX-WS peer is off")
 endif()
 
 # --- nginx (the HTTP floor of tools/server_load: a fixed answer, started and stopped by it)

@@ -40,7 +40,7 @@ public final class Warmup {
     long lastStart = 0;
     for (int i = 0; i < calls; ++i) {
       if (i == calls - 100) lastStart = System.nanoTime();
-      post(url, bodies.get(i % bodies.size()));
+      post(url, bodies.get(i % bodies.size()), family.startsWith("soap12"));
       if (i == 99) first = System.nanoTime() - start;
     }
     long end = System.nanoTime();
@@ -49,11 +49,12 @@ public final class Warmup {
         calls >= 200 ? (end - lastStart) / 100 / 1e3 : 0.0);
   }
 
-  private static void post(String url, byte[] body) throws IOException {
+  private static void post(String url, byte[] body, boolean soap12) throws IOException {
     HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection(Proxy.NO_PROXY);
     c.setDoOutput(true);
     c.setRequestMethod("POST");
-    c.setRequestProperty("Content-Type", "text/xml; charset=utf-8");
+    c.setRequestProperty("Content-Type",
+        soap12 ? "application/soap+xml; charset=utf-8" : "text/xml; charset=utf-8");
     c.setRequestProperty("SOAPAction", "\"\"");
     try (OutputStream out = c.getOutputStream()) {
       out.write(body);
