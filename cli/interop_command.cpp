@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,8 @@ struct Programs {
   std::string frontier_server;       // peers/scripting/frontier_server.pl
   std::string python_xmlrpc_server;  // peers/scripting/python_xmlrpc_server.py
   std::string axis_server;           // peers/java/axis_server (Apache Axis on the JVM)
+  std::string jaxws_server;          // peers/java/jaxws/jaxws_server (the JAX-WS RI)
+  std::string jaxws_client;          // peers/java/jaxws/jaxws_client
 };
 
 // This build's programs (compile definitions set by each peer's CMake block).
@@ -61,6 +64,10 @@ Programs built_programs() {
 #ifdef SB_AXIS_SERVER_PATH
   p.axis_server = SB_AXIS_SERVER_PATH;
 #endif
+#ifdef SB_JAXWS_SERVER_PATH
+  p.jaxws_server = SB_JAXWS_SERVER_PATH;
+  p.jaxws_client = SB_JAXWS_CLIENT_PATH;
+#endif
   return p;
 }
 
@@ -74,8 +81,10 @@ struct Cell {
   std::string detail;     // why, or what was received
 };
 
-// The client stacks that speak `f`, in matrix order.
+// The client stacks that speak `f`, in matrix order (JAX-WS: document/literal only).
 std::vector<std::string> clients_of(rpc::Family f) {
+  if (f == rpc::Family::soap11_doc_literal || f == rpc::Family::soap12_doc_literal)
+    return {"soapbench", "gsoap", "jaxws"};
   if (rpc::is_soap(f)) return {"soapbench", "gsoap"};
   if (f == rpc::Family::xmlrpc) return {"soapbench", "xmlrpc-c"};
   return {"soapbench"};
@@ -102,6 +111,15 @@ std::string not_served(const std::string& server, const std::string& operation) 
   return "not expressible (not implemented by that server)";
 }
 
+// A server stack that serves one family per process (started with --family).
+bool one_family_per_server(const std::string& stack) {
+  return stack == "gsoap" || stack == "jaxws";
+}
+
+// A client stack that takes a pair's every call in one run (`--then` between calls): a JVM
+// client starts in about a second, too slow to start once per cell.
+bool batch_client(const std::string& stack) { return stack == "jaxws"; }
+
 // The interop run: servers kept per (stack, family), the cells found so far.
 class Matrix {
  public:
@@ -124,6 +142,11 @@ class Matrix {
   // The client stack's answer to `call` at `url`.
   std::string answer(const std::string& client, const std::string& url, rpc::Family f,
                      const interop::Call& call, std::string& error);
+  // A batch client's answers to `calls` at `url`, one per call ("" where none, `error` why).
+  std::vector<std::string> batch_answers(const std::string& client, const std::string& url,
+                                         rpc::Family f,
+                                         const std::vector<const interop::Call*>& calls,
+                                         std::string& error);
   // The path of `stack`'s client or server program ("" when not built).
   const std::string& program(const std::string& stack, bool server) const;
   // Every call of one client → server pair.
@@ -145,19 +168,20 @@ const std::string& Matrix::program(const std::string& stack, bool server) const 
   if (stack == "frontier") return server ? programs_.frontier_server : ours;
   if (stack == "python-xmlrpc") return server ? programs_.python_xmlrpc_server : ours;
   if (stack == "axis") return server ? programs_.axis_server : ours;
+  if (stack == "jaxws") return server ? programs_.jaxws_server : programs_.jaxws_client;
   return server ? programs_.soapbench_server : ours;
 }
 
 const peers::PeerProcess* Matrix::server(const std::string& stack, const std::string& family,
                                          std::string& error) {
-  // soapbench serves every family on one port; gSOAP one family per server.
-  const std::string key = stack == "gsoap" ? stack + " " + family : stack;
+  // soapbench serves every family on one port; gSOAP and JAX-WS one family per server.
+  const std::string key = one_family_per_server(stack) ? stack + " " + family : stack;
   std::unique_ptr<peers::PeerProcess>& p = up_[key];
   if (p) return p.get();
   std::vector<std::string> args{"--address", "127.0.0.1", "--port",
                                 "0",         "--corpus",  corpus_.dir().string()};
   if (stack == "soapbench") args.insert(args.begin(), "serve");
-  if (stack == "gsoap") args.insert(args.begin(), {"--family", family});
+  if (one_family_per_server(stack)) args.insert(args.begin(), {"--family", family});
   try {
     p = std::make_unique<peers::PeerProcess>(program(stack, true), args, timeout_);
   } catch (const std::exception& e) {
@@ -181,6 +205,34 @@ std::string Matrix::answer(const std::string& client, const std::string& url, rp
   return interop::child_answer(program(client, false), args, timeout_, error);
 }
 
+std::vector<std::string> Matrix::batch_answers(const std::string& client, const std::string& url,
+                                               rpc::Family f,
+                                               const std::vector<const interop::Call*>& calls,
+                                               std::string& error) {
+  std::vector<std::string> args{"--url",        url,
+                                "--family",     std::string(rpc::family_name(f)),
+                                "--timeout-ms", std::to_string(timeout_.count())};
+  for (const interop::Call* call : calls) {
+    if (call != calls.front()) args.push_back("--then");
+    args.push_back(call->operation);
+    args.insert(args.end(), call->args.begin(), call->args.end());
+  }
+  std::vector<std::string> lines;
+  try {
+    const auto bound = timeout_ * static_cast<int>(calls.size() + 1);
+    const peers::ChildRun run = peers::run_child(program(client, false), args, bound);
+    if (run.timed_out) error = "no answers within " + std::to_string(bound.count()) + " ms";
+    std::istringstream out(run.out);
+    for (std::string line; std::getline(out, line);) lines.push_back(line);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (error.empty() && lines.size() < calls.size())
+    error = "printed no answer for this call (its stderr above)";
+  lines.resize(calls.size());
+  return lines;
+}
+
 void Matrix::run_pair(const std::string& client, const std::string& server, rpc::Family f) {
   const std::string family(rpc::family_name(f));
   for (const std::string& stack : {client, server}) {
@@ -192,16 +244,27 @@ void Matrix::run_pair(const std::string& client, const std::string& server, rpc:
   std::string error;
   const peers::PeerProcess* p = this->server(server, family, error);
   const std::uint64_t ulps = client == "xmlrpc-c" || server == "xmlrpc-c" ? kMaxDriftUlps : 0;
+  std::vector<const interop::Call*> served;
+  for (const interop::Call& call : calls_) {
+    if (not_served(server, call.operation).empty()) served.push_back(&call);
+  }
+  std::string batch_error;
+  const std::vector<std::string> batch =
+      batch_client(client) && p != nullptr ? batch_answers(client, p->url(), f, served, batch_error)
+                                           : std::vector<std::string>{};
+  std::size_t next = 0;  // the next call's answer in `batch`
   for (const interop::Call& call : calls_) {
     if (const std::string why = not_served(server, call.operation); !why.empty()) {
       cells_.push_back({client, server, family, call.operation, "off", why});
       continue;
     }
+    const std::string batched = batch.empty() ? "" : batch[next++];
     Cell cell{client, server, family, call.operation, "fail", error};
     const std::optional<rpc::Message> expected = expected_answer(corpus_, family, call.request);
     if (!expected) cell.detail = "no expected answer: the corpus's getChain response is wrong";
     if (p != nullptr && expected) {
-      const std::string got = answer(client, p->url(), f, call, error);
+      if (batched.empty() && !batch.empty()) error = batch_error;
+      const std::string got = batch.empty() ? answer(client, p->url(), f, call, error) : batched;
       const interop::Verdict v = interop::judge(call.operation, got, error, *expected, ulps);
       cell.status = v.status;
       cell.detail = v.detail;
@@ -233,8 +296,8 @@ void Matrix::run_family(rpc::Family f) {
                                             : interop::malformed_request(p->url(), f, timeout_);
     cells_.push_back({"malformed", server, family, "add", v.status, v.detail});
   }
-  for (auto it = up_.begin(); it != up_.end();) {  // a gSOAP server serves this family only
-    it = it->first.starts_with("gsoap ") ? up_.erase(it) : std::next(it);
+  for (auto it = up_.begin(); it != up_.end();) {  // a gSOAP or JAX-WS server: this family only
+    it = it->first.find(' ') != std::string::npos ? up_.erase(it) : std::next(it);
   }
 }
 
@@ -314,8 +377,8 @@ std::string json_of(const std::vector<Cell>& cells, const std::string& only, mil
 void add_interop_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "interop",
-      "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c) against every server "
-      "stack speaking the family (those and the servers SOAP::Lite, Frontier::RPC, "
+      "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c, JAX-WS) against every "
+      "server stack speaking the family (those and the servers SOAP::Lite, Frontier::RPC, "
       "Python's xmlrpc.server, Apache Axis), every operation checked against the contract; a "
       "malformed "
       "request to each server must get its fault. Exit 1 when a cell fails");
@@ -346,6 +409,10 @@ void add_interop_command(CLI::App& app) {
                   "python_xmlrpc_server.py program")
       ->capture_default_str();
   cmd->add_option("--axis-server", programs.axis_server, "axis_server program (peers/java)")
+      ->capture_default_str();
+  cmd->add_option("--jaxws-server", programs.jaxws_server, "jaxws_server program (peers/java)")
+      ->capture_default_str();
+  cmd->add_option("--jaxws-client", programs.jaxws_client, "jaxws_client program (peers/java)")
       ->capture_default_str();
   cmd->add_option("--timeout-ms", timeout_ms, "Bound on each call and each server's start")
       ->check(CLI::Range(100, 600'000))

@@ -87,7 +87,8 @@ final class CallArgs {
   private static Types.PersonInArray people(JsonValue v) {
     Types.PersonInArray a = new Types.PersonInArray();
     for (JsonValue item : array(v)) {
-      if (!(item instanceof JsonObject)) throw new IllegalArgumentException("not a Person: " + item);
+      if (!(item instanceof JsonObject))
+        throw new IllegalArgumentException("not a Person: " + item);
       JsonObject o = (JsonObject) item;
       Types.PersonIn p = new Types.PersonIn();
       p.id = toInt(o.get("id"));

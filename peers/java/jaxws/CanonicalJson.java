@@ -124,7 +124,8 @@ final class CanonicalJson {
     int exponent = shortest.precision() - shortest.scale() - 1; // d.ddd x 10^exponent
     String sign = d < 0 ? "-" : "";
     if (exponent < -4 || exponent >= 16) {
-      String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+      String mantissa =
+          digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
       return sign + mantissa + "e" + (exponent < 0 ? "-" : "+")
           + String.format("%02d", Math.abs(exponent));
     }

@@ -1,7 +1,9 @@
-// jaxws_client: one call (or --repeat N) of the soapbench service through the JAX-WS RI's client
-// runtime (a JAXB Dispatch of the operations' wrapper beans), printing each answer as canonical JSON
-// (docs/service.md) like `soapbench call` and gsoap_client: exit 0 on a response, 2 when the
-// last answer was a fault, 1 on an error. README "Peers -> Java stacks -> JAX-WS".
+// jaxws_client: one call (or --repeat N) of the soapbench service through the JAX-WS RI's
+// client runtime (a JAXB Dispatch of the operations' wrapper beans), printing each answer as
+// canonical JSON (docs/service.md) like `soapbench call` and gsoap_client: exit 0 on a response, 2 when the
+// last answer was a fault, 1 on an error. Calls joined by --then are made in one run, one line
+// each (an error as {"kind":"error",...}, exit 1): `soapbench interop` starts the JVM once per
+// pair of stacks, not once per call. README "Peers -> Java stacks -> JAX-WS".
 package soapbench.jaxws;
 
 import java.util.ArrayList;
@@ -24,11 +26,13 @@ public final class JaxwsClient {
   private static final String NAME = "jaxws_client";
   private static final String USAGE = NAME + ": call the soapbench service through the JAX-WS RI"
       + " 2.3 (a JAXB Dispatch)\n\n"
-      + "usage: " + NAME + " --url URL [--family F] [--repeat N] METHOD [ARGS...]\n\n"
+      + "usage: " + NAME + " --url URL [--family F] [--repeat N] METHOD [ARGS...]"
+      + " [--then METHOD [ARGS...]]...\n\n"
       + "  --url URL       the server's base URL (the call goes to URL/soap)\n"
       + "  --family F      soap11-doc-literal (default) or soap12-doc-literal\n"
       + "  --repeat N      make the call N times (one answer line each)\n"
-      + "  --timeout-ms N  connect and read timeout (default 30000)\n\n"
+      + "  --timeout-ms N  connect and read timeout (default 30000)\n"
+      + "  --then          another call follows (its answer on the next line)\n\n"
       + "ARGS: the operation's parameters as JSON values, typed by the contract.";
 
   public static void main(String[] argv) {
@@ -39,7 +43,8 @@ public final class JaxwsClient {
     String family = "soap11-doc-literal";
     int repeat = 1;
     int timeoutMs = 30000;
-    List<String> rest = new ArrayList<>();
+    List<List<String>> calls = new ArrayList<>(); // METHOD ARGS... of each call
+    calls.add(new ArrayList<>());
     try {
       for (int i = 0; i < argv.length; ++i) {
         String a = argv[i];
@@ -51,39 +56,59 @@ public final class JaxwsClient {
         else if (a.equals("--family") && hasValue) family = argv[++i];
         else if (a.equals("--repeat") && hasValue) repeat = Integer.parseInt(argv[++i]);
         else if (a.equals("--timeout-ms") && hasValue) timeoutMs = Integer.parseInt(argv[++i]);
+        else if (a.equals("--then")) calls.add(new ArrayList<>());
         else if (a.startsWith("--")) throw new IllegalArgumentException("unknown option " + a);
-        else rest.add(a);
+        else calls.get(calls.size() - 1).add(a);
       }
-      if (url == null || rest.isEmpty()) throw new IllegalArgumentException("need --url and METHOD");
+      if (url == null) throw new IllegalArgumentException("need --url");
+      for (List<String> c : calls) {
+        if (c.isEmpty()) throw new IllegalArgumentException("need a METHOD for every call");
+      }
       if (!family.equals("soap11-doc-literal") && !family.equals("soap12-doc-literal"))
         throw new IllegalArgumentException("family " + family + " is not document/literal");
     } catch (IllegalArgumentException e) {
       System.err.println(NAME + ": " + e.getMessage() + " (see --help)");
       System.exit(1);
     }
-    String method = rest.get(0);
-    CallArgs args = new CallArgs(method, rest.subList(1, rest.size()).toArray(new String[0]));
-    int status = 0;
+    Dispatch<Object> d = null;
     try {
-      Dispatch<Object> d = dispatch(url + "/soap", family.startsWith("soap12"), timeoutMs);
-      Object request = request(method, args);
-      for (int i = 0; i < repeat; ++i) {
-        String answer;
-        try {
-          answer = CanonicalJson.response(method, result(method, d.invoke(request)));
-          status = 0;
-        } catch (SOAPFaultException e) {
-          answer = fault(e.getFault());
-          status = 2;
-        }
-        System.out.println(answer);
-      }
-    } catch (IllegalArgumentException | WebServiceException | JAXBException e) {
-      System.err.println(NAME + ": call " + method + ": " + e);
+      d = dispatch(url + "/soap", family.startsWith("soap12"), timeoutMs);
+    } catch (JAXBException | WebServiceException e) {
+      System.err.println(NAME + ": " + e);
       System.exit(1);
     }
+    int last = 0; // the last answer's status
+    boolean failed = false; // a call of the batch failed
+    for (List<String> c : calls) {
+      String method = c.get(0);
+      CallArgs args = new CallArgs(method, c.subList(1, c.size()).toArray(new String[0]));
+      for (int i = 0; i < repeat; ++i) {
+        last = call(d, method, args, calls.size() > 1);
+        failed |= last == 1;
+      }
+    }
     System.out.flush();
-    System.exit(status);
+    System.exit(failed ? 1 : last);
+  }
+
+  // One call: its answer printed; 0 (a response), 2 (a fault) or 1 (an error: said on stderr,
+  // and as an error line when `batch`, else the program ends).
+  private static int call(Dispatch<Object> d, String method, CallArgs args, boolean batch) {
+    try {
+      Object response = d.invoke(request(method, args));
+      System.out.println(CanonicalJson.response(method, result(method, response)));
+      return 0;
+    } catch (SOAPFaultException e) {
+      System.out.println(fault(e.getFault()));
+      return 2;
+    } catch (IllegalArgumentException | WebServiceException e) {
+      System.err.println(NAME + ": call " + method + ": " + e);
+      if (!batch) System.exit(1);
+      StringBuilder line = new StringBuilder("{\"kind\":\"error\",\"message\":");
+      CanonicalJson.string(line, e.toString());
+      System.out.println(line.append('}'));
+      return 1;
+    }
   }
 
   // A JAXB Dispatch of the wrapper beans at `address`, in SOAP 1.1 or 1.2. Not a port proxy of
