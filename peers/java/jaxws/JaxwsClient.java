@@ -1,9 +1,10 @@
 // jaxws_client: one call (or --repeat N) of the soapbench service through the JAX-WS RI's
 // client runtime (a JAXB Dispatch of the operations' wrapper beans), printing each answer as
-// canonical JSON (docs/service.md) like `soapbench call` and gsoap_client: exit 0 on a response, 2 when the
-// last answer was a fault, 1 on an error. Calls joined by --then are made in one run, one line
-// each (an error as {"kind":"error",...}, exit 1): `soapbench interop` starts the JVM once per
-// pair of stacks, not once per call. README "Peers -> Java stacks -> JAX-WS".
+// canonical JSON (docs/service.md) like `soapbench call` and gsoap_client: exit 0 on a
+// response, 2 when the last answer was a fault, 1 on an error. Calls joined by --then are made
+// in one run, one line each (an error as {"kind":"error",...}, exit 1): `soapbench interop`
+// starts the JVM once per pair of stacks, not once per call. README "Peers -> Java stacks ->
+// JAX-WS".
 package soapbench.jaxws;
 
 import java.util.ArrayList;
