@@ -31,12 +31,13 @@ public final class JaxwsServer {
     // contract's faults carry their own detail, and a trace is no answer to a client.
     System.setProperty("com.sun.xml.ws.fault.SOAPFaultBuilder.disableCaptureStackTrace", "true");
     // No JMX monitoring (Debian's gmbal lacks the glassfish-pfl classes it loads; a benchmark
-    // wants none), and SAAJ's factory named by its current property (else a warning per lookup).
+    // wants none).
     System.setProperty("com.sun.xml.ws.monitoring.endpoint", "false");
     // TCP_NODELAY on the JDK HTTP server's connections: it writes the headers and the body
     // apart, and without it Nagle's algorithm holds the body until the client's delayed ACK
     // (40 ms per call here).
     System.setProperty("sun.net.httpserver.nodelay", "true");
+    // SAAJ's factory named by its current property (else a deprecation warning per lookup).
     System.setProperty("javax.xml.soap.SAAJMetaFactory",
         "com.sun.xml.messaging.saaj.soap.SAAJMetaFactoryImpl");
     String family = "soap11-doc-literal";
