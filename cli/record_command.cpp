@@ -55,6 +55,112 @@ std::string record_progress(const RecordCounts& c, const RecordWriter& w) {
       w.full() ? ", bound reached: keeping no more" : "");
 }
 
+// Everything the options set.
+struct RecordOptions {
+  RecordConfig config;                 // --max-body, --verify-peer; the fields below at run
+  RecordLimits limits;                 // --max-messages, --max-bytes
+  std::string listen = "127.0.0.1:0";  // --listen
+  std::string upstream;                // --upstream
+  std::string out;                     // --out
+  std::int64_t timeout_ms = config.upstream_timeout.count();  // --timeout-ms
+};
+
+void add_record_options(CLI::App* cmd, RecordOptions& o) {
+  cmd->add_option("--listen", o.listen,
+                  "Where clients connect: HOST:PORT, [V6]:PORT or PORT (0: any)")
+      ->capture_default_str();
+  cmd->add_option("--upstream", o.upstream,
+                  "The service's URL, http(s)://host[:port][/path]; with a path every request "
+                  "goes to it, without one to the target the client sent")
+      ->required();
+  cmd->add_option("--out", o.out, "Folder to record into (created; must be new or empty)")
+      ->required();
+  cmd->add_option("--max-messages", o.limits.max_messages,
+                  "Keep at most this many messages (a request and its answer are two)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-bytes", o.limits.max_bytes, "Keep at most this many body bytes")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--max-body", o.config.max_body_bytes,
+                  "Largest body forwarded (a larger request: 413, a larger answer: 502)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout-ms", o.timeout_ms,
+                  "ms for the upstream to connect, take a request and answer it (then 504)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--verify-peer", o.config.verify_peer,
+                "https upstream: check its certificate against the system's CAs");
+  cmd->footer(
+      "Bounds: once --max-messages or --max-bytes would be passed, the proxy keeps forwarding "
+      "and records nothing more. Requests without a body (GET ?wsdl) are forwarded, not kept.");
+}
+
+// Records until SIGINT or SIGTERM.
+void run_record(RecordOptions& o) {
+  std::string error;
+  const std::optional<Url> url = parse_url(o.upstream, error);
+  if (!url) {
+    fmt::print(stderr, "soapbench: record: --upstream {}: {}\n", o.upstream, error);
+    throw ExitCode{1};
+  }
+  if (!parse_listen(o.listen, o.config)) {
+    fmt::print(stderr, "soapbench: record: --listen {}: not HOST:PORT\n", o.listen);
+    throw ExitCode{1};
+  }
+  o.config.upstream = *url;
+  o.config.upstream_timeout = std::chrono::milliseconds(o.timeout_ms);
+  std::optional<RecordStore> store;
+  try {
+    store.emplace(o.out, o.upstream, o.limits);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "soapbench: record: {}\n", e.what());
+    throw ExitCode{1};
+  }
+  auto writer = std::make_unique<RecordWriter>(*store);
+  RecordProxy proxy(o.config, writer.get());
+  try {
+    proxy.start();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "soapbench: record: {}\n", e.what());
+    throw ExitCode{1};
+  }
+  // The signal set exists before the first line: a SIGTERM sent once it appears stops cleanly.
+  boost::asio::io_context main_context;
+  boost::asio::signal_set signals(main_context, SIGINT, SIGTERM);
+  boost::asio::steady_timer ticker(main_context);
+  std::string last;
+  std::function<void()> tick = [&] {
+    ticker.expires_after(std::chrono::seconds(2));
+    ticker.async_wait([&](const boost::system::error_code& ec) {
+      if (ec) return;
+      const std::string line = record_progress(proxy.counts(), *writer);
+      if (line != last) fmt::print(stderr, "{}\n", line);
+      last = line;
+      tick();
+    });
+  };
+  signals.async_wait([&](const boost::system::error_code&, int) { ticker.cancel(); });
+  fmt::print("soapbench: recording {} -> {} into {}\n", proxy.url(), o.upstream, o.out);
+  std::fflush(stdout);
+  tick();
+  main_context.run();  // returns once a signal arrived
+  proxy.stop();
+  const RecordCounts counts = proxy.counts();
+  std::string write_error = writer->error();
+  writer.reset();  // stores what is queued, writes the manifest
+  fmt::print(stderr,
+             "soapbench: record: {} forwarded, {} answered 502/504 by the proxy; {} exchanges "
+             "({} body bytes) in {}\n",
+             counts.forwarded, counts.failed, store->exchanges(), store->bytes(),
+             (store->dir() / "manifest.json").string());
+  if (!write_error.empty()) {
+    fmt::print(stderr, "soapbench: record: {}\n", write_error);
+    throw ExitCode{1};
+  }
+}
+
 }  // namespace
 
 void add_record_command(CLI::App& app) {
@@ -64,103 +170,10 @@ void add_record_command(CLI::App& app) {
       "--upstream and its answer back, unchanged, and keeps both bodies in --out with a "
       "manifest that compare and load --replay read (docs/corpus.md); runs until SIGINT or "
       "SIGTERM");
-  static RecordConfig config;
-  static RecordLimits limits;
-  static std::string listen = "127.0.0.1:0";
-  static std::string upstream;
-  static std::string out;
-  static std::int64_t timeout_ms = config.upstream_timeout.count();
-  cmd->add_option("--listen", listen,
-                  "Where clients connect: HOST:PORT, [V6]:PORT or PORT (0: any)")
-      ->capture_default_str();
-  cmd->add_option("--upstream", upstream,
-                  "The service's URL, http(s)://host[:port][/path]; with a path every request "
-                  "goes to it, without one to the target the client sent")
-      ->required();
-  cmd->add_option("--out", out, "Folder to record into (created; must be new or empty)")
-      ->required();
-  cmd->add_option("--max-messages", limits.max_messages,
-                  "Keep at most this many messages (a request and its answer are two)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--max-bytes", limits.max_bytes, "Keep at most this many body bytes")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--max-body", config.max_body_bytes,
-                  "Largest body forwarded (a larger request: 413, a larger answer: 502)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--timeout-ms", timeout_ms,
-                  "ms for the upstream to connect, take a request and answer it (then 504)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_flag("--verify-peer", config.verify_peer,
-                "https upstream: check its certificate against the system's CAs");
-  cmd->footer(
-      "Bounds: once --max-messages or --max-bytes would be passed, the proxy keeps forwarding "
-      "and records nothing more. Requests without a body (GET ?wsdl) are forwarded, not kept.");
-  cmd->callback([] {
-    std::string error;
-    const std::optional<Url> url = parse_url(upstream, error);
-    if (!url) {
-      fmt::print(stderr, "soapbench: record: --upstream {}: {}\n", upstream, error);
-      throw ExitCode{1};
-    }
-    if (!parse_listen(listen, config)) {
-      fmt::print(stderr, "soapbench: record: --listen {}: not HOST:PORT\n", listen);
-      throw ExitCode{1};
-    }
-    config.upstream = *url;
-    config.upstream_timeout = std::chrono::milliseconds(timeout_ms);
-    std::optional<RecordStore> store;
-    try {
-      store.emplace(out, upstream, limits);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "soapbench: record: {}\n", e.what());
-      throw ExitCode{1};
-    }
-    auto writer = std::make_unique<RecordWriter>(*store);
-    RecordProxy proxy(config, writer.get());
-    try {
-      proxy.start();
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "soapbench: record: {}\n", e.what());
-      throw ExitCode{1};
-    }
-    // The signal set exists before the first line: a SIGTERM sent once it appears stops cleanly.
-    boost::asio::io_context main_context;
-    boost::asio::signal_set signals(main_context, SIGINT, SIGTERM);
-    boost::asio::steady_timer ticker(main_context);
-    std::string last;
-    std::function<void()> tick = [&] {
-      ticker.expires_after(std::chrono::seconds(2));
-      ticker.async_wait([&](const boost::system::error_code& ec) {
-        if (ec) return;
-        const std::string line = record_progress(proxy.counts(), *writer);
-        if (line != last) fmt::print(stderr, "{}\n", line);
-        last = line;
-        tick();
-      });
-    };
-    signals.async_wait([&](const boost::system::error_code&, int) { ticker.cancel(); });
-    fmt::print("soapbench: recording {} -> {} into {}\n", proxy.url(), upstream, out);
-    std::fflush(stdout);
-    tick();
-    main_context.run();  // returns once a signal arrived
-    proxy.stop();
-    const RecordCounts counts = proxy.counts();
-    std::string write_error = writer->error();
-    writer.reset();  // stores what is queued, writes the manifest
-    fmt::print(stderr,
-               "soapbench: record: {} forwarded, {} answered 502/504 by the proxy; {} exchanges "
-               "({} body bytes) in {}\n",
-               counts.forwarded, counts.failed, store->exchanges(), store->bytes(),
-               (store->dir() / "manifest.json").string());
-    if (!write_error.empty()) {
-      fmt::print(stderr, "soapbench: record: {}\n", write_error);
-      throw ExitCode{1};
-    }
-  });
+  // Static: CLI11 writes the options into it while parsing, the callback reads it afterwards.
+  static RecordOptions options;
+  add_record_options(cmd, options);
+  cmd->callback([] { run_record(options); });
 }
 
 }  // namespace sb::cli
