@@ -5,9 +5,13 @@
 # The "# apt:" line under each block header names its Debian packages: tools/setup.sh installs
 # exactly those (plus the build tools it lists itself), so a dependency is written once, here.
 # A parser library's block also has a "# headers:" line: the include paths (shell patterns) only
-# parsers/ may include, which tests/layering/check_includes.py reads.
+# parsers/ may include, which tests/layering/check_includes.py reads, and ends with the
+# sb_adapter() call that declares its adapters (cmake/adapter_list.cmake). The registry lists
+# XML adapters first, then JSON, each in the order of these calls: so the XML libraries' blocks
+# come first, then the JSON ones, then the libraries with both (Qt 6, Poco).
 
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/adapter_list.cmake)
 
 # Reports a missing dependency: fatal when required, otherwise a warning.
 function(sb_missing name package required)
@@ -50,6 +54,8 @@ else()
   set(SB_HAVE_PUGIXML OFF)
   sb_missing(pugixml libpugixml-dev ${_sb_req})
 endif()
+sb_adapter(SB_HAVE_PUGIXML sb::pugixml XML ADAPTERS pugixml/dom pugixml/dom-inplace
+           WRITER pugixml SOURCES pugixml_dom.cpp pugixml_writer.cpp xml_tree_reader.cpp)
 
 # --- RapidXML (librapidxml-dev, header only) ---
 # apt: librapidxml-dev
@@ -66,6 +72,8 @@ else()
   set(SB_HAVE_RAPIDXML OFF)
   sb_missing(RapidXML librapidxml-dev ${_sb_req})
 endif()
+sb_adapter(SB_HAVE_RAPIDXML sb::rapidxml XML ADAPTERS rapidxml/dom rapidxml/dom-fastest
+           SOURCES rapidxml_dom.cpp rapidxml_prescan.cpp)
 
 # --- tinyxml2 (libtinyxml2-dev) ---
 # apt: libtinyxml2-dev
@@ -80,6 +88,8 @@ else()
   set(SB_HAVE_TINYXML2 OFF)
   sb_missing(tinyxml2 libtinyxml2-dev ${_sb_req})
 endif()
+sb_adapter(SB_HAVE_TINYXML2 sb::tinyxml2 XML ADAPTERS tinyxml2/dom
+           WRITER tinyxml2 SOURCES tinyxml2_dom.cpp tinyxml2_writer.cpp)
 
 # --- libxml2 (libxml2-dev) ---
 # apt: libxml2-dev
@@ -94,6 +104,9 @@ else()
   set(SB_HAVE_LIBXML2 OFF)
   sb_missing(libxml2 libxml2-dev ${_sb_req})
 endif()
+sb_adapter(SB_HAVE_LIBXML2 sb::libxml2 XML ADAPTERS libxml2/dom libxml2/sax libxml2/reader
+           WRITER libxml2 SOURCES libxml2_dom.cpp libxml2_sax.cpp libxml2_reader.cpp
+           libxml2_common.cpp libxml2_writer.cpp)
 
 # --- Xerces-C++ (libxerces-c-dev) ---
 # apt: libxerces-c-dev
@@ -108,6 +121,8 @@ else()
   set(SB_HAVE_XERCES OFF)
   sb_missing(Xerces-C++ libxerces-c-dev ${_sb_req})
 endif()
+sb_adapter(SB_HAVE_XERCES sb::xerces XML ADAPTERS xerces/dom xerces/sax2
+           WRITER xerces SOURCES xerces_dom.cpp xerces_sax2.cpp xerces_common.cpp xerces_writer.cpp)
 
 # --- Expat (libexpat1-dev) ---
 # apt: libexpat1-dev
@@ -122,36 +137,7 @@ else()
   set(SB_HAVE_EXPAT OFF)
   sb_missing(Expat libexpat1-dev ${_sb_req})
 endif()
-
-# --- Qt 6 (qt6-base-dev): QXmlStreamReader and QJsonDocument (Core), QDomDocument (Xml) ---
-# apt: qt6-base-dev
-# headers: Qt*/* Q[A-Z]*
-# qt6/dom bounds depth with the RapidXML adapter's pre-scan (parsers/rapidxml_prescan.cpp,
-# which reads RapidXML's character tables), so Qt's adapters need RapidXML too.
-find_package(Qt6 QUIET COMPONENTS Core Xml)
-if(Qt6Core_FOUND AND Qt6Xml_FOUND AND SB_HAVE_RAPIDXML)
-  set(SB_HAVE_QT6 ON)
-  add_library(sb::qt6 INTERFACE IMPORTED)
-  target_link_libraries(sb::qt6 INTERFACE Qt6::Core Qt6::Xml sb::rapidxml)
-  sb_found(Qt6 "${Qt6Core_VERSION}")
-else()
-  set(SB_HAVE_QT6 OFF)
-  sb_missing("Qt 6 (Core, Xml)" qt6-base-dev ${_sb_req})
-endif()
-
-# --- Poco (libpoco-dev): Poco::XML (SAXParser, DOM; Expat underneath) and Poco::JSON ---
-# apt: libpoco-dev
-# headers: Poco/*
-find_package(Poco QUIET COMPONENTS XML JSON Foundation)
-if(TARGET Poco::XML AND TARGET Poco::JSON AND TARGET Poco::Foundation)
-  set(SB_HAVE_POCO ON)
-  add_library(sb::poco INTERFACE IMPORTED)
-  target_link_libraries(sb::poco INTERFACE Poco::XML Poco::JSON Poco::Foundation)
-  sb_found(Poco "${Poco_VERSION}")
-else()
-  set(SB_HAVE_POCO OFF)
-  sb_missing("Poco (XML, JSON)" libpoco-dev ${_sb_req})
-endif()
+sb_adapter(SB_HAVE_EXPAT sb::expat XML ADAPTERS expat/sax SOURCES expat_sax.cpp)
 
 # --- RapidJSON (rapidjson-dev, header only; also reads the corpus manifest) ---
 # apt: rapidjson-dev
@@ -166,6 +152,8 @@ else()
   message(FATAL_ERROR "soapbench: RapidJSON not found; install the Debian package 'rapidjson-dev' "
                       "(the harness reads corpus/manifest.json with it)")
 endif()
+sb_adapter(SB_HAVE_RAPIDJSON sb::rapidjson JSON ADAPTERS rapidjson/dom rapidjson/dom-insitu
+           rapidjson/sax WRITER rapidjson SOURCES rapidjson_dom.cpp rapidjson_sax.cpp rapidjson_writer.cpp)
 
 # --- simdjson (libsimdjson-dev) ---
 # apt: libsimdjson-dev
@@ -180,53 +168,8 @@ else()
   set(SB_HAVE_SIMDJSON OFF)
   sb_missing(simdjson libsimdjson-dev ${_sb_req})
 endif()
-
-# --- nlohmann/json (nlohmann-json3-dev, header only) ---
-# apt: nlohmann-json3-dev
-# headers: nlohmann/*
-find_package(nlohmann_json 3 CONFIG QUIET)
-if(TARGET nlohmann_json::nlohmann_json)
-  set(SB_HAVE_NLOHMANN ON)
-  add_library(sb::nlohmann INTERFACE IMPORTED)
-  target_link_libraries(sb::nlohmann INTERFACE nlohmann_json::nlohmann_json)
-  sb_found(nlohmann/json "${nlohmann_json_VERSION}")
-else()
-  set(SB_HAVE_NLOHMANN OFF)
-  sb_missing(nlohmann/json nlohmann-json3-dev ${_sb_req})
-endif()
-
-# --- JsonCpp (libjsoncpp-dev) ---
-# apt: libjsoncpp-dev
-# headers: json/*
-find_package(jsoncpp CONFIG QUIET)
-if(TARGET JsonCpp::JsonCpp)
-  set(SB_HAVE_JSONCPP ON)
-  add_library(sb::jsoncpp INTERFACE IMPORTED)
-  target_link_libraries(sb::jsoncpp INTERFACE JsonCpp::JsonCpp)
-  sb_found(JsonCpp "${jsoncpp_VERSION}")
-else()
-  set(SB_HAVE_JSONCPP OFF)
-  sb_missing(JsonCpp libjsoncpp-dev ${_sb_req})
-endif()
-
-# --- YAJL (libyajl-dev; no CMake package: header and library found by name) ---
-# apt: libyajl-dev
-# headers: yajl/*
-find_path(SB_YAJL_INCLUDE yajl/yajl_parse.h)
-find_library(SB_YAJL_LIBRARY yajl)
-if(SB_YAJL_INCLUDE AND SB_YAJL_LIBRARY)
-  set(SB_HAVE_YAJL ON)
-  add_library(sb::yajl UNKNOWN IMPORTED)
-  set_target_properties(sb::yajl PROPERTIES IMPORTED_LOCATION "${SB_YAJL_LIBRARY}"
-                                            INTERFACE_INCLUDE_DIRECTORIES "${SB_YAJL_INCLUDE}")
-  foreach(_part MAJOR MINOR MICRO)
-    sb_header_define("${SB_YAJL_INCLUDE}/yajl/yajl_version.h" YAJL_${_part} _yajl_${_part})
-  endforeach()
-  sb_found(YAJL "${_yajl_MAJOR}.${_yajl_MINOR}.${_yajl_MICRO}")
-else()
-  set(SB_HAVE_YAJL OFF)
-  sb_missing(YAJL libyajl-dev ${_sb_req})
-endif()
+sb_adapter(SB_HAVE_SIMDJSON sb::simdjson JSON ADAPTERS simdjson/dom simdjson/ondemand
+           SOURCES simdjson_dom.cpp simdjson_ondemand.cpp)
 
 # --- Boost.JSON (libboost-json1.81-dev; Debian 12's libboost-dev is 1.74, which has no JSON) ---
 # No "# apt:" line yet: libboost1.81-dev conflicts with libboost1.74-dev, which libboost-dev
@@ -246,6 +189,94 @@ else()
   set(SB_HAVE_BOOSTJSON OFF)
   sb_missing(Boost.JSON libboost-json1.81-dev OFF)
 endif()
+sb_adapter(SB_HAVE_BOOSTJSON sb::boostjson JSON ADAPTERS boostjson/dom boostjson/dom-monotonic
+           boostjson/stream OPTIONAL "Boost ≥ 1.81" SOURCES boostjson_dom.cpp boostjson_stream.cpp)
+
+# --- nlohmann/json (nlohmann-json3-dev, header only) ---
+# apt: nlohmann-json3-dev
+# headers: nlohmann/*
+find_package(nlohmann_json 3 CONFIG QUIET)
+if(TARGET nlohmann_json::nlohmann_json)
+  set(SB_HAVE_NLOHMANN ON)
+  add_library(sb::nlohmann INTERFACE IMPORTED)
+  target_link_libraries(sb::nlohmann INTERFACE nlohmann_json::nlohmann_json)
+  sb_found(nlohmann/json "${nlohmann_json_VERSION}")
+else()
+  set(SB_HAVE_NLOHMANN OFF)
+  sb_missing(nlohmann/json nlohmann-json3-dev ${_sb_req})
+endif()
+sb_adapter(SB_HAVE_NLOHMANN sb::nlohmann JSON ADAPTERS nlohmann/dom nlohmann/sax
+           SOURCES nlohmann_dom.cpp nlohmann_sax.cpp)
+
+# --- JsonCpp (libjsoncpp-dev) ---
+# apt: libjsoncpp-dev
+# headers: json/*
+find_package(jsoncpp CONFIG QUIET)
+if(TARGET JsonCpp::JsonCpp)
+  set(SB_HAVE_JSONCPP ON)
+  add_library(sb::jsoncpp INTERFACE IMPORTED)
+  target_link_libraries(sb::jsoncpp INTERFACE JsonCpp::JsonCpp)
+  sb_found(JsonCpp "${jsoncpp_VERSION}")
+else()
+  set(SB_HAVE_JSONCPP OFF)
+  sb_missing(JsonCpp libjsoncpp-dev ${_sb_req})
+endif()
+sb_adapter(SB_HAVE_JSONCPP sb::jsoncpp JSON ADAPTERS jsoncpp/dom SOURCES jsoncpp_dom.cpp)
+
+# --- YAJL (libyajl-dev; no CMake package: header and library found by name) ---
+# apt: libyajl-dev
+# headers: yajl/*
+find_path(SB_YAJL_INCLUDE yajl/yajl_parse.h)
+find_library(SB_YAJL_LIBRARY yajl)
+if(SB_YAJL_INCLUDE AND SB_YAJL_LIBRARY)
+  set(SB_HAVE_YAJL ON)
+  add_library(sb::yajl UNKNOWN IMPORTED)
+  set_target_properties(sb::yajl PROPERTIES IMPORTED_LOCATION "${SB_YAJL_LIBRARY}"
+                                            INTERFACE_INCLUDE_DIRECTORIES "${SB_YAJL_INCLUDE}")
+  foreach(_part MAJOR MINOR MICRO)
+    sb_header_define("${SB_YAJL_INCLUDE}/yajl/yajl_version.h" YAJL_${_part} _yajl_${_part})
+  endforeach()
+  sb_found(YAJL "${_yajl_MAJOR}.${_yajl_MINOR}.${_yajl_MICRO}")
+else()
+  set(SB_HAVE_YAJL OFF)
+  sb_missing(YAJL libyajl-dev ${_sb_req})
+endif()
+sb_adapter(SB_HAVE_YAJL sb::yajl JSON ADAPTERS yajl/sax SOURCES yajl_sax.cpp)
+
+# --- Qt 6 (qt6-base-dev): QXmlStreamReader and QJsonDocument (Core), QDomDocument (Xml) ---
+# apt: qt6-base-dev
+# headers: Qt*/* Q[A-Z]*
+# qt6/dom bounds depth with the RapidXML adapter's pre-scan (parsers/rapidxml_prescan.cpp,
+# which reads RapidXML's character tables), so Qt's adapters need RapidXML too.
+find_package(Qt6 QUIET COMPONENTS Core Xml)
+if(Qt6Core_FOUND AND Qt6Xml_FOUND AND SB_HAVE_RAPIDXML)
+  set(SB_HAVE_QT6 ON)
+  add_library(sb::qt6 INTERFACE IMPORTED)
+  target_link_libraries(sb::qt6 INTERFACE Qt6::Core Qt6::Xml sb::rapidxml)
+  sb_found(Qt6 "${Qt6Core_VERSION}")
+else()
+  set(SB_HAVE_QT6 OFF)
+  sb_missing("Qt 6 (Core, Xml)" qt6-base-dev ${_sb_req})
+endif()
+sb_adapter(SB_HAVE_QT6 sb::qt6 XML ADAPTERS qt6/stream qt6/dom
+           SOURCES qt6_stream.cpp qt6_dom.cpp rapidxml_prescan.cpp)
+sb_adapter(SB_HAVE_QT6 sb::qt6 JSON ADAPTERS qt6-json/dom SOURCES qt6_json_dom.cpp)
+
+# --- Poco (libpoco-dev): Poco::XML (SAXParser, DOM; Expat underneath) and Poco::JSON ---
+# apt: libpoco-dev
+# headers: Poco/*
+find_package(Poco QUIET COMPONENTS XML JSON Foundation)
+if(TARGET Poco::XML AND TARGET Poco::JSON AND TARGET Poco::Foundation)
+  set(SB_HAVE_POCO ON)
+  add_library(sb::poco INTERFACE IMPORTED)
+  target_link_libraries(sb::poco INTERFACE Poco::XML Poco::JSON Poco::Foundation)
+  sb_found(Poco "${Poco_VERSION}")
+else()
+  set(SB_HAVE_POCO OFF)
+  sb_missing("Poco (XML, JSON)" libpoco-dev ${_sb_req})
+endif()
+sb_adapter(SB_HAVE_POCO sb::poco XML ADAPTERS poco/sax poco/dom SOURCES poco_sax.cpp poco_dom.cpp)
+sb_adapter(SB_HAVE_POCO sb::poco JSON ADAPTERS poco-json/dom SOURCES poco_json_dom.cpp)
 
 # --- xxHash (libxxhash-dev; the Digest's hash, XXH3 64, so every adapter needs it) ---
 # apt: libxxhash-dev

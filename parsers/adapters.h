@@ -1,7 +1,7 @@
 // Declarations of every adapter's and writer's registry functions, made from the adapter list
-// (parsers/CMakeLists.txt, generated into adapter_list.inc). Each is defined in the library's own
-// file: pugixml_dom.cpp defines pugixml_dom_info and make_pugixml_dom, pugixml_writer.cpp
-// pugixml_writer_info.
+// (the sb_adapter() declarations, generated into adapter_list.inc). Each is defined in the
+// library's own file: pugixml_dom.cpp defines pugixml_dom_info and make_pugixml_dom,
+// pugixml_writer.cpp pugixml_writer_info.
 #pragma once
 
 #include <memory>

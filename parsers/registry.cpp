@@ -19,7 +19,7 @@ std::string_view model_name(Model m) {
 }
 
 // An explicit table, not static-constructor self-registration (that breaks in static
-// libraries), made from the adapter list of parsers/CMakeLists.txt: a row per compiled adapter.
+// libraries), made from the adapter list (sb_adapter() declarations): a row per compiled adapter.
 std::span<const AdapterEntry> adapters() {
   static const std::vector<AdapterEntry> table = {
 #define SB_ADAPTER(id) {&id##_info, &make_##id},

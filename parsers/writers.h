@@ -1,7 +1,7 @@
 // Library writers: each library's own serializer behind codecs' XmlWriter / JsonWriter, so the
 // encoders (codecs/xml_encoder.h, json_encoder.h) run unchanged over them. Each row is defined in
 // the library's own file (pugixml_writer.cpp: pugixml_writer_info) and listed by the adapter list
-// (parsers/CMakeLists.txt, WRITER). All of them refuse, with the XmlWriter's usual reason, text
+// (sb_adapter(... WRITER id)). All of them refuse, with the XmlWriter's usual reason, text
 // XML 1.0 cannot carry (malformed UTF-8, control characters): libraries would write it as is or
 // as &#1;.
 #pragma once

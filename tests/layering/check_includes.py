@@ -55,15 +55,14 @@ def is_parser_library(header, patterns):
 
 
 def unlisted_parser_blocks(root):
-    """Switches of parser libraries (sb_adapter() in parsers/CMakeLists.txt) whose dependency
-    block has no "# headers:" line (their includes would go unchecked)."""
-    switches = set(re.findall(r'sb_adapter\((SB_HAVE_\w+)',
-                              (root / 'parsers' / 'CMakeLists.txt').read_text()))
+    """Switches of parser libraries (the sb_adapter() declaration in their block of
+    cmake/dependencies.cmake) whose block has no "# headers:" line (their includes would go
+    unchecked)."""
     missing = []
     for block in (root / DEPENDENCIES).read_text().split('\n# --- ')[1:]:
-        sets = set(re.findall(r'set\((SB_HAVE_\w+) ON\)', block)) & switches
-        if sets and '\n# headers:' not in block:
-            missing += sorted(sets)
+        switches = set(re.findall(r'^sb_adapter\((SB_HAVE_\w+)', block, re.MULTILINE))
+        if switches and '\n# headers:' not in block:
+            missing += sorted(switches)
     return missing
 
 
@@ -110,12 +109,11 @@ class SelfTest(unittest.TestCase):
             (root / 'cmake').mkdir()
             (root / DEPENDENCIES).write_text(
                 '# --- RapidJSON ---\n# apt: rapidjson-dev\n# headers: rapidjson/*\n'
-                'set(SB_HAVE_RAPIDJSON ON)\n# --- pugixml ---\n# headers: pugixml.hpp\n'
-                'set(SB_HAVE_PUGIXML ON)\n# --- newlib ---\n# apt: libnew-dev\n'
-                'set(SB_HAVE_NEWLIB ON)\n')
-            (root / 'parsers' / 'CMakeLists.txt').write_text(
-                'sb_adapter(SB_HAVE_RAPIDJSON sb::rapidjson)\nsb_adapter(SB_HAVE_PUGIXML x)\n'
-                'sb_adapter(SB_HAVE_NEWLIB sb::newlib)\n')
+                'set(SB_HAVE_RAPIDJSON ON)\nsb_adapter(SB_HAVE_RAPIDJSON sb::rapidjson JSON)\n'
+                '# --- pugixml ---\n# headers: pugixml.hpp\nset(SB_HAVE_PUGIXML ON)\n'
+                'sb_adapter(SB_HAVE_PUGIXML x XML)\n# --- newlib ---\n# apt: libnew-dev\n'
+                'set(SB_HAVE_NEWLIB ON)\nsb_adapter(SB_HAVE_NEWLIB sb::newlib XML)\n'
+                '# --- zlib ---\n# apt: zlib1g-dev\nfind_package(ZLIB)\n')
             (root / 'core' / 'ok.h').write_text('#include <vector>\n#include "core/events.h"\n')
             (root / 'codecs' / 'up.h').write_text('#include "parsers/registry.h"\n')
             (root / 'harness' / 'lib.cpp').write_text('#include <rapidjson/document.h>\n')
