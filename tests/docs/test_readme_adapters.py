@@ -1,49 +1,50 @@
 #!/usr/bin/python3
-"""README's adapter table against `soapbench list --json` (label unit).
+"""README's Adapters table is the one tools/readme_adapters makes for this build (label unit).
 
-Every adapter this build has is a row of README's "Adapters" table with the same library, format
-and model; every row marked "yes" (in every build) is built. Usage: test_readme_adapters.py
-SOAPBENCH
+The table is generated from `soapbench list --json` and the sb_adapter() declarations of
+cmake/dependencies.cmake (tools/sbtools/readme_adapters.py); this test fails, naming the command
+that rewrites it, when README differs. Also: the plain `soapbench list` is tab-separated, and the
+generator's rules. Usage: test_readme_adapters.py SOAPBENCH
 """
-import json
 import pathlib
-import re
 import subprocess
 import sys
 import unittest
 
-README = pathlib.Path(__file__).resolve().parents[2] / 'README.md'
-ROW = re.compile(r'^\| `([^`]+)` \| ([^|]+) \| (xml|json) \| (\w+) \| ([^|]+) \|$')
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / 'tools'))
+from sbtools import readme_adapters as ra  # noqa: E402
+
 SOAPBENCH = None
 
+CMAKE = '''
+sb_adapter(SB_HAVE_A sb::a XML ADAPTERS a/dom a/sax
+           WRITER a SOURCES a_dom.cpp a_sax.cpp)
+sb_adapter(SB_HAVE_B sb::b JSON ADAPTERS b/dom
+           b/dom-fast OPTIONAL "B ≥ 2" SOURCES b_dom.cpp)
+'''
+README = '''# x
 
-def readme_rows(text):
-    """{name: (library, format, model, in_every_build)} of the Adapters section's table."""
-    section = text.split('\n## Adapters\n', 1)[1].split('\n## ', 1)[0]
-    rows = {}
-    for line in section.splitlines():
-        m = ROW.match(line)
-        if m:
-            name, library, fmt, model, every = (g.strip() for g in m.groups())
-            rows[name] = (library, fmt, model, every == 'yes')
-    return rows
+## Adapters
+
+Text before.
+
+| adapter | library | format | model | in every build |
+|---|---|---|---|---|
+| `a/dom` | A lib | xml | dom | yes |
+| `b/dom` | B | json | dom | no: B ≥ 2 |
+
+Text after.
+
+## Next
+'''
+LISTED = [{'name': 'a/dom', 'library': 'A lib', 'format': 'xml', 'model': 'dom'},
+          {'name': 'a/sax', 'library': 'A lib', 'format': 'xml', 'model': 'sax'}]
 
 
 class ReadmeAdapters(unittest.TestCase):
-    def test_table_matches_the_build(self):
-        listed = json.loads(subprocess.run([SOAPBENCH, 'list', '--json'], check=True,
-                                           stdout=subprocess.PIPE, text=True).stdout)
-        rows = readme_rows(README.read_text())
-        self.assertGreater(len(rows), 20, 'the Adapters table was not found')
-        built = set()
-        for a in listed:
-            built.add(a['name'])
-            self.assertIn(a['name'], rows, f"{a['name']} is built but not in README's table")
-            self.assertEqual(rows[a['name']][:3], (a['library'], a['format'], a['model']),
-                             a['name'])
-        for name, (_, _, _, every) in rows.items():
-            if every:
-                self.assertIn(name, built, f'README says {name} is in every build')
+    def test_readme_is_current_for_this_build(self):
+        self.assertEqual(ra.main([SOAPBENCH, '--check']), 0,
+                         'README.md differs from what tools/readme_adapters makes (above)')
 
     def test_plain_output_is_tab_separated(self):
         out = subprocess.run([SOAPBENCH, 'list'], check=True, stdout=subprocess.PIPE,
@@ -53,9 +54,34 @@ class ReadmeAdapters(unittest.TestCase):
         for line in out[1:]:
             self.assertEqual(len(line.split('\t')), 6, line)
 
-    def test_a_wrong_row_is_caught(self):
-        rows = readme_rows('x\n## Adapters\n| `a/dom` | Qt 6 | xml | dom | yes |\n## Next\n')
-        self.assertEqual(rows, {'a/dom': ('Qt 6', 'xml', 'dom', True)})
+
+class Generator(unittest.TestCase):
+    def test_declarations_name_every_adapter_and_the_optional_reason(self):
+        self.assertEqual(ra.declarations(CMAKE), {'a/dom': None, 'a/sax': None,
+                                                  'b/dom': 'B ≥ 2', 'b/dom-fast': 'B ≥ 2'})
+
+    def test_readme_rows_are_read_from_the_section(self):
+        self.assertEqual(ra.readme_rows(README)['b/dom'], ('B', 'json', 'dom', 'no: B ≥ 2'))
+
+    def test_a_new_adapter_gets_its_row_and_the_rest_of_readme_stays(self):
+        b_kept = {'b/dom': ('B', 'json', 'dom', 'no: B ≥ 2'),
+                  'b/dom-fast': ('B', 'json', 'dom', 'no: B ≥ 2')}
+        rows = ra.table_rows(LISTED, ra.declarations(CMAKE), b_kept)
+        self.assertEqual([r[0] for r in rows], ['a/dom', 'a/sax', 'b/dom', 'b/dom-fast'])
+        self.assertEqual(rows[1], ('a/sax', 'A lib', 'xml', 'sax', 'yes'))
+        out = ra.with_table(README, ra.render(rows))
+        self.assertIn('| `a/sax` | A lib | xml | sax | yes |\n', out)
+        self.assertTrue(out.startswith('# x\n\n## Adapters\n\nText before.\n\n| adapter |'))
+        self.assertTrue(out.endswith('| no: B ≥ 2 |\n\nText after.\n\n## Next\n'), out)
+
+    def test_what_cannot_be_made_is_refused(self):
+        declared = ra.declarations(CMAKE)
+        with self.assertRaisesRegex(ra.TableError, 'b/dom-fast is not built here'):
+            ra.table_rows(LISTED, declared, ra.readme_rows(README))
+        with self.assertRaisesRegex(ra.TableError, 'a/sax is declared for every build'):
+            ra.table_rows(LISTED[:1], declared, {})
+        with self.assertRaisesRegex(ra.TableError, 'c/dom is built but no sb_adapter'):
+            ra.table_rows(LISTED + [dict(LISTED[0], name='c/dom')], declared, {})
 
 
 if __name__ == '__main__':
