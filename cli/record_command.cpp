@@ -83,9 +83,10 @@ void add_record_options(CLI::App* cmd, RecordOptions& o) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--max-body", o.config.max_body_bytes,
-                  "Largest body forwarded (a larger request: 413, a larger answer: 502)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+                  "Largest body forwarded, 0: any (bodies stream through in 64 KB pieces; a "
+                  "larger request: 413, a larger answer: 502, or the connection closed once its "
+                  "first piece was passed on)")
+      ->capture_default_str();
   cmd->add_option("--timeout-ms", o.timeout_ms,
                   "ms for the upstream to connect, take a request and answer it (then 504)")
       ->capture_default_str()

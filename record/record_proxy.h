@@ -1,10 +1,12 @@
 // RecordProxy: the recording reverse proxy behind `soapbench record` (Boost.Beast over Asio,
 // OpenSSL for an https upstream). Every request is forwarded to the upstream service and its
-// answer back to the client, bodies unchanged (keep-alive both ways; chunked bodies joined and
-// sent as one chunk; bodies held whole, up to max_body_bytes); each request with a body and
-// its answer go to a RecordWriter (record/record_writer.h). An upstream that cannot be reached,
-// or closes or breaks mid-response, is answered 502 (504 when it is too slow) with a one-line
-// body saying why, and nothing is recorded for it.
+// answer back to the client, bodies unchanged (keep-alive both ways; bodies streamed through in
+// pieces of 64 KB at most, chunked or with a Content-Length as they came); each request with a
+// body and its answer go to a RecordWriter (record/record_writer.h), copied up to what it may
+// still keep. An upstream that cannot be reached, or closes or breaks before the first piece of
+// its answer, is answered 502 (504 when it is too slow) with a one-line body saying why; one that
+// breaks off later has the client's connection closed (its answer's header is already out).
+// Nothing is recorded for either.
 #pragma once
 
 #include <chrono>
@@ -22,7 +24,7 @@ struct RecordConfig {
   std::uint16_t listen_port = 0;                       // 0: an ephemeral port (see url())
   Url upstream;                                        // the service; its path prefixes targets
   bool verify_peer = false;                            // https upstream: check its certificate
-  std::size_t max_body_bytes = 256 * 1024 * 1024;      // larger request bodies: 413; responses: 502
+  std::uint64_t max_body_bytes = 0;                    // 0: any; larger requests 413, answers 502
   std::chrono::milliseconds upstream_timeout{30'000};  // connect, write, read an answer: each
   std::chrono::milliseconds idle_timeout{60'000};      // a client connection may idle this long
 };

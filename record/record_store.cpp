@@ -83,7 +83,8 @@ RecordStore::~RecordStore() {
 
 bool RecordStore::keep(const RecordedExchange& e) {
   const std::uint64_t size = e.request_body.size() + e.response_body.size();
-  if (full_ || exchanges_ * 2 + 2 > limits_.max_messages || bytes_ + size > limits_.max_bytes) {
+  if (full_ || e.too_large || exchanges_ * 2 + 2 > limits_.max_messages ||
+      bytes_ + size > limits_.max_bytes) {
     full_ = true;
     return false;
   }

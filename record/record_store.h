@@ -25,6 +25,7 @@ struct RecordedExchange {
   std::int64_t request_at_us = 0;     // µs from the recording's start: request complete
   std::int64_t response_at_us = 0;    // µs from the recording's start: response complete
   std::int64_t upstream_us = 0;       // µs from forwarding the request to the response's end
+  bool too_large = false;  // a body passed what may be kept: its copy was dropped (not stored)
 };
 
 struct RecordLimits {
@@ -41,9 +42,9 @@ class RecordStore {
   RecordStore(const RecordStore&) = delete;
   RecordStore& operator=(const RecordStore&) = delete;
 
-  // Keeps an exchange (both bodies) unless a bound would be passed; then keeps nothing more and
-  // full() becomes true. False when it was not kept. Throws std::runtime_error when a file
-  // cannot be written.
+  // Keeps an exchange (both bodies) unless a bound would be passed (or it is too_large); then
+  // keeps nothing more and full() becomes true. False when it was not kept. Throws
+  // std::runtime_error when a file cannot be written.
   bool keep(const RecordedExchange& e);
   // Rewrites manifest.json (atomically: a temporary file renamed) when something was kept since.
   void flush();
@@ -55,6 +56,8 @@ class RecordStore {
   std::uint64_t bytes() const { return bytes_; }
   // The output folder.
   const std::filesystem::path& dir() const { return dir_; }
+  // What may be kept.
+  const RecordLimits& limits() const { return limits_; }
 
  private:
   // Writes one body as "<exchange>.<direction>.<ext>" and appends its manifest entry.

@@ -5,7 +5,8 @@
 
 namespace sb {
 
-RecordWriter::RecordWriter(RecordStore& store) : store_(store), thread_([this] { run(); }) {}
+RecordWriter::RecordWriter(RecordStore& store)
+    : store_(store), limits_(store.limits()), thread_([this] { run(); }) {}
 
 RecordWriter::~RecordWriter() {
   {
@@ -18,6 +19,15 @@ RecordWriter::~RecordWriter() {
 
 void RecordWriter::add(RecordedExchange e) {
   if (full_) return;
+  // RecordStore::keep's test, on what was handed over: the store keeps exactly what is queued.
+  const std::uint64_t size = e.request_body.size() + e.response_body.size();
+  if (e.too_large || accepted_messages_ + 2 > limits_.max_messages ||
+      accepted_bytes_ + size > limits_.max_bytes) {
+    full_ = true;
+    return;
+  }
+  accepted_messages_ += 2;
+  accepted_bytes_ += size;
   {
     std::lock_guard lock(mutex_);
     if (!error_.empty()) return;
@@ -50,7 +60,7 @@ void RecordWriter::run() {
       }
       exchanges_ = store_.exchanges();
       bytes_ = store_.bytes();
-      full_ = store_.full();
+      if (store_.full()) full_ = true;
       lock.lock();
       if (!failed.empty() && error_.empty()) error_ = failed;
     }

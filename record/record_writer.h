@@ -1,6 +1,7 @@
 // RecordWriter: the thread that stores what `soapbench record` forwarded (record/record_store.h),
 // so that the proxy's thread never waits for a file or a decode: the proxy hands each exchange
-// over and goes on forwarding.
+// over and goes on forwarding. The store's bounds are applied when an exchange is handed over, so
+// the queue never holds more than --max-bytes of bodies and --max-messages messages.
 #pragma once
 
 #include <atomic>
@@ -23,8 +24,12 @@ class RecordWriter {
   RecordWriter(const RecordWriter&) = delete;
   RecordWriter& operator=(const RecordWriter&) = delete;
 
-  // Queues an exchange (dropped once the store is full).
+  // Queues an exchange, unless it would pass the store's bounds (or is too_large): then it is
+  // dropped and full() becomes true, as RecordStore::keep would decide. The proxy's thread only.
   void add(RecordedExchange e);
+  // Body bytes an exchange handed over now may hold and still be kept (the proxy's thread only):
+  // the proxy copies no more of a body than this.
+  std::uint64_t room() const { return full_ ? 0 : limits_.max_bytes - accepted_bytes_; }
   // The store's bound was reached: nothing more is kept.
   bool full() const { return full_; }
   // Exchanges and body bytes kept so far.
@@ -37,6 +42,9 @@ class RecordWriter {
   void run();
 
   RecordStore& store_;                       // owned by the caller; touched by the thread only
+  const RecordLimits limits_;                // the store's bounds, applied in add()
+  std::uint64_t accepted_messages_ = 0;      // messages handed over and queued (add()'s thread)
+  std::uint64_t accepted_bytes_ = 0;         // body bytes handed over and queued (add()'s thread)
   mutable std::mutex mutex_;                 // guards queue_, stopping_, error_
   std::condition_variable wake_;             // something queued, or stopping
   std::deque<RecordedExchange> queue_;       // handed over, not yet stored
