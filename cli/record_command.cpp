@@ -46,12 +46,18 @@ bool parse_listen(const std::string& text, RecordConfig& config) {
   return true;
 }
 
+// ", N cut off by the upstream mid-answer" when there were such answers.
+std::string cut_off(const RecordCounts& c) {
+  if (c.cut == 0) return "";
+  return fmt::format(", {} cut off by the upstream mid-answer (client connection closed)", c.cut);
+}
+
 // The one progress line: what was forwarded and kept so far.
 std::string record_progress(const RecordCounts& c, const RecordWriter& w) {
   return fmt::format(
-      "progress: {} forwarded, {} answered 502/504 by the proxy, {} exchanges kept "
+      "progress: {} forwarded, {} answered 502/504 by the proxy{}, {} exchanges kept "
       "({:.1f} KiB){}",
-      c.forwarded, c.failed, w.exchanges(), static_cast<double>(w.bytes()) / 1024,
+      c.forwarded, c.failed, cut_off(c), w.exchanges(), static_cast<double>(w.bytes()) / 1024,
       w.full() ? ", bound reached: keeping no more" : "");
 }
 
@@ -152,9 +158,9 @@ void run_record(RecordOptions& o) {
   std::string write_error = writer->error();
   writer.reset();  // stores what is queued, writes the manifest
   fmt::print(stderr,
-             "soapbench: record: {} forwarded, {} answered 502/504 by the proxy; {} exchanges "
+             "soapbench: record: {} forwarded, {} answered 502/504 by the proxy{}; {} exchanges "
              "({} body bytes) in {}\n",
-             counts.forwarded, counts.failed, store->exchanges(), store->bytes(),
+             counts.forwarded, counts.failed, cut_off(counts), store->exchanges(), store->bytes(),
              (store->dir() / "manifest.json").string());
   if (!write_error.empty()) {
     fmt::print(stderr, "soapbench: record: {}\n", write_error);

@@ -154,6 +154,7 @@ class ProxyConnection final : public UpstreamUser {
   bool reused_ = false;                           // the request went on an already open link
   bool retried_ = false;                          // it was sent again after a stale link
   bool whole_ = false;                            // the request went upstream in one piece
+  bool cut_ = false;                              // the upstream broke off a forwarded answer
   bool waiting_upstream_ = false;                 // the current step waits on the upstream
   bool timed_out_ = false;                        // the watchdog ended the current step
   bool closed_ = false;                           // close() ran: handlers stop
@@ -388,7 +389,7 @@ void ProxyConnection::send_answer_piece() {
 
 void ProxyConnection::on_answer_piece_written(error_code ec) {
   if (closed_) return;
-  if (ec) return close();
+  if (ec || cut_) return close();
   piece_used_ = 0;
   if (!answer_->is_done()) return parse_answer();
   finish_exchange();
@@ -410,7 +411,12 @@ void ProxyConnection::finish_exchange() {
 
 void ProxyConnection::answer_failed(error_code ec) {
   if (timed_out_) ec = beast::error::timeout;
-  if (answer_sent_) return close();  // the client has part of it: only a close tells
+  if (answer_sent_) {  // the client has part of it: pass on what came, then only a close tells
+    ++shared_.cut;
+    cut_ = true;  // the connection closes once the piece is written
+    if (piece_used_ == 0) return close();
+    return send_answer_piece();
+  }
   if (ec == beast::error::timeout) {
     return reply_error(
         http::status::gateway_timeout,

@@ -21,6 +21,7 @@ struct ProxyShared {
   ProxyClock::time_point t0;                // the recording's start
   std::atomic<std::uint64_t> forwarded{0};  // answers passed back
   std::atomic<std::uint64_t> failed{0};     // requests answered 502/504 by the proxy
+  std::atomic<std::uint64_t> cut{0};        // answers broken off after their header went on
   std::atomic<std::uint64_t> clients{0};    // client connections accepted
 
   // µs since t0.

@@ -32,7 +32,8 @@ class RecordProxy::Impl {
   void stop();
   std::string url() const { return url_; }
   RecordCounts counts() const {
-    return {shared_.forwarded.load(), shared_.failed.load(), shared_.clients.load()};
+    return {shared_.forwarded.load(), shared_.failed.load(), shared_.cut.load(),
+            shared_.clients.load()};
   }
 
  private:

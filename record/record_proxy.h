@@ -33,6 +33,7 @@ struct RecordConfig {
 struct RecordCounts {
   std::uint64_t forwarded = 0;  // answers from the upstream passed back
   std::uint64_t failed = 0;     // requests answered 502/504 by the proxy
+  std::uint64_t cut = 0;        // answers the upstream broke off once their header was passed on
   std::uint64_t clients = 0;    // client connections accepted
 };
 

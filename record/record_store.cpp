@@ -20,6 +20,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// "xml", "json" or "" (neither): sniff_format without its reason (which it always writes).
+std::string_view format_of(std::string_view body) {
+  std::string why;
+  return sniff_format(body, &why);
+}
+
 // What decoding a recorded body tells the manifest: the family and the operation, when the
 // body is a message the decoders can type (the built-in contract, XML-RPC, JSON-RPC, rpc/encoded).
 struct Sniffed {
@@ -30,7 +36,7 @@ struct Sniffed {
 
 Sniffed sniff(const std::string& body, const std::string& method) {
   Sniffed s;
-  s.format = std::string(sniff_format(body, nullptr));
+  s.format = std::string(format_of(body));
   if (s.format.empty()) return s;
   MessageBuffer buffer(body);
   rpc::DecodeContext context;
@@ -125,7 +131,7 @@ bool RecordStore::keep(const RecordedExchange& e) {
 
 void RecordStore::write_message(const std::string& body, const std::string& direction,
                                 const std::string& fields) {
-  const std::string_view format = sniff_format(body, nullptr);
+  const std::string_view format = format_of(body);
   const std::string name =
       fmt::format("{:04}.{}.{}", exchanges_, direction, format.empty() ? "dat" : format);
   write_file(dir_ / name, body);
