@@ -8,6 +8,11 @@
 
 namespace sb::record_detail {
 
+// An https link's TLS layer over its socket.
+struct TlsLayer {
+  asio::ssl::stream<ProxySocket&> stream;  // TLS over the link's socket
+};
+
 namespace {
 
 // A write that stopped because the body piece was used up has done its part.
@@ -27,28 +32,32 @@ void UpstreamLink::connect() {
   asio::async_connect(socket_, place_.endpoints,
                       [self = user_.shared_from_this(), this](error_code ec, const tcp::endpoint&) {
                         if (ec) return self->on_upstream_connected(ec, "connect");
-                        socket_.set_option(tcp::no_delay(true), ec);
-                        socket_.non_blocking(true,
-                                             ec);  // plain writes and reads try without waiting
-                        if (!place_.tls) {
-                          open_ = true;
-                          return self->on_upstream_connected({}, "");
-                        }
-                        tls_.emplace(socket_, *place_.tls);
-                        prepare_tls_client(tls_->native_handle(), place_.host, place_.verify_peer);
-                        tls_->async_handshake(asio::ssl::stream_base::client,
-                                              [self = std::move(self), this](error_code ec) {
-                                                open_ = !ec;
-                                                self->on_upstream_connected(ec, "TLS handshake");
-                                              });
+                        handshake();
                       });
+}
+
+void UpstreamLink::handshake() {
+  error_code ec;
+  socket_.set_option(tcp::no_delay(true), ec);
+  socket_.non_blocking(true, ec);  // plain writes try without waiting
+  if (!place_.tls) {
+    open_ = true;
+    return user_.on_upstream_connected({}, "");
+  }
+  tls_.reset(new TlsLayer{{socket_, *place_.tls}});
+  prepare_tls_client(tls_->stream.native_handle(), place_.host, place_.verify_peer);
+  tls_->stream.async_handshake(asio::ssl::stream_base::client,
+                               [self = user_.shared_from_this(), this](error_code ec) {
+                                 open_ = !ec;
+                                 self->on_upstream_connected(ec, "TLS handshake");
+                               });
 }
 
 void UpstreamLink::write(RequestSerializer& sr) {
   auto done = [self = user_.shared_from_this()](error_code ec, std::size_t) {
     self->on_upstream_written(piece_written(ec));
   };
-  if (tls_) return http::async_write(*tls_, sr, std::move(done));
+  if (tls_) return http::async_write(tls_->stream, sr, std::move(done));
   // Plain TCP: what the socket takes at once is written now (one sendmsg, no trip through the
   // scheduler); only the rest waits for the socket.
   error_code ec;
@@ -67,7 +76,7 @@ void UpstreamLink::read_some(beast::flat_buffer& buffer) {
   };
   // Asio tries a plain read at once only when the last one filled its buffer: a read that waits
   // for an answer costs no failed recvmsg (nor an epoll_ctl, as async_wait would).
-  if (tls_) return tls_->async_read_some(buffer.prepare(kReadChunk), std::move(done));
+  if (tls_) return tls_->stream.async_read_some(buffer.prepare(kReadChunk), std::move(done));
   socket_.async_read_some(buffer.prepare(kReadChunk), std::move(done));
 }
 

@@ -14,7 +14,6 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/serializer.hpp>
@@ -51,6 +50,8 @@ class UpstreamUser : public std::enable_shared_from_this<UpstreamUser> {
   virtual void on_upstream_read(error_code ec, std::size_t n) = 0;
 };
 
+struct TlsLayer;  // an https link's TLS stream (upstream_link.cpp: only it compiles OpenSSL's)
+
 // Where the upstream is and how to speak to it; shared by every link of one proxy.
 struct UpstreamPlace {
   std::vector<tcp::endpoint> endpoints;   // its addresses, resolved once at start
@@ -81,11 +82,14 @@ class UpstreamLink {
   void close();
 
  private:
-  UpstreamUser& user_;                                  // hears every completion
-  UpstreamPlace& place_;                                // addresses and TLS context
-  ProxySocket socket_;                                  // the TCP connection
-  std::optional<asio::ssl::stream<ProxySocket&>> tls_;  // https: its TLS layer
-  bool open_ = false;                                   // connected and not closed since
+  // Connected: TCP_NODELAY, non-blocking; https: the TLS handshake.
+  void handshake();
+
+  UpstreamUser& user_;             // hears every completion
+  UpstreamPlace& place_;           // addresses and TLS context
+  ProxySocket socket_;             // the TCP connection
+  std::unique_ptr<TlsLayer> tls_;  // https: its TLS layer
+  bool open_ = false;              // connected and not closed since
 };
 
 }  // namespace sb::record_detail

@@ -14,6 +14,8 @@ endpoint that answers with the SHA-256 of the request body it read (Content-Leng
 - A 3 MB exchange within --max-bytes is recorded byte for byte, though it streamed through.
 - An upstream that breaks off after more than one piece (64 KB) of its answer: the client's
   connection is closed (the answer's header was out), and the proxy goes on serving.
+- An https upstream (`soapbench serve --tls`): calls kept alive over one TLS link, a chunked
+  request, all answered and recorded.
 Every process listens on 127.0.0.1 port 0 and is stopped by PID.
 """
 
@@ -30,7 +32,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
-from test_record import EXES, Recorder, manifest  # noqa: E402
+from test_record import EXES, Recorder, manifest, start, stop  # noqa: E402
 
 BIG = 50 * 1000 * 1000
 
@@ -220,10 +222,41 @@ class StreamTest(unittest.TestCase):
             with self.assertRaises(http.client.IncompleteRead):
                 r.read()
             conn.close()
-            r, got = get(connect(rec.url), '/length/1000')  # the proxy goes on serving
+            conn = connect(rec.url)
+            r, got = get(conn, '/length/1000')  # the proxy goes on serving
             self.assertEqual(got, payload(1000))
+            conn.close()
         self.assertIn('1 forwarded, 0 answered 502/504 by the proxy, 1 cut off by the upstream '
                       'mid-answer (client connection closed)', rec.stderr)
+
+
+class TlsUpstreamTest(unittest.TestCase):
+    BODY = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'corpus',
+                             'soap11-rpc-encoded', 'getRate.call.xml'), 'rb').read()
+
+    def test_https_upstream(self):
+        server, url = start([EXES['soapbench'], 'serve', '--threads', '1', '--tls'],
+                            r'serving (https://[0-9.]+:[0-9]+)')
+        headers = {'Content-Type': 'text/xml; charset=utf-8',
+                   'SOAPAction': '"urn:demo1:exchange#getRate"'}
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                with Recorder(url, os.path.join(tmp, 'r')) as rec:
+                    conn = connect(rec.url)
+                    for chunked in (False, True, False):
+                        body = iter([self.BODY[:100], self.BODY[100:]]) if chunked else self.BODY
+                        conn.request('POST', '/soap', body=body, headers=headers,
+                                     encode_chunked=chunked)
+                        r = conn.getresponse()
+                        self.assertEqual(r.status, 200)
+                        self.assertIn(b'getRateResponse', r.read())
+                    conn.close()
+                entries = manifest(os.path.join(tmp, 'r'))['entries']
+                self.assertEqual(len(entries), 6)
+                self.assertTrue(all(e['family'] == 'soap11-rpc-encoded' for e in entries))
+                self.assertIn('3 forwarded, 0 answered 502/504', rec.stderr)
+        finally:
+            stop(server)
 
 
 if __name__ == '__main__':
