@@ -32,7 +32,6 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/string.hpp>
 #include <boost/beast/http/parser.hpp>
-#include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
 
 namespace sb::record_detail {
@@ -137,7 +136,8 @@ class ProxyConnection final : public UpstreamUser {
   std::optional<RequestSerializer> request_out_;  // writing it upstream
   std::optional<AnswerParser> answer_;            // the upstream's answer
   std::optional<AnswerSerializer> answer_out_;    // writing it to the client
-  http::response<http::string_body> error_;       // the proxy's own answer (413, 502, 504)
+  http::response<http::buffer_body> error_;       // the proxy's own answer (413, 502, 504)
+  std::string error_text_;                        // its body
   RecordedExchange exchange_;                     // what is recorded of this exchange
   std::uint64_t room_ = 0;                        // body bytes exchange_ may hold and be kept
   std::uint64_t request_bytes_ = 0;               // request body bytes forwarded
@@ -442,18 +442,21 @@ void ProxyConnection::reply_error(http::status status, const std::string& why) {
   if (answer_sent_) return close();
   // A request not read to its end would leave the rest of its body where the next one starts.
   if (!request_->is_done()) client_keep_alive_ = false;
+  std::string upstream = config().upstream.tls ? "https://" : "http://";
+  upstream += config().upstream.authority;
+  error_text_ = "soapbench record: upstream " + upstream + ": " + why + "\n";
   error_ = {};
   error_.version(11);
   error_.result(status);
   error_.set(http::field::content_type, "text/plain; charset=utf-8");
   error_.set(http::field::server, "soapbench record");
-  std::string upstream = config().upstream.tls ? "https://" : "http://";
-  upstream += config().upstream.authority;
-  error_.body() = "soapbench record: upstream " + upstream + ": " + why + "\n";
   error_.keep_alive(client_keep_alive_);
-  error_.prepare_payload();
+  error_.content_length(error_text_.size());
+  error_.body() = {error_text_.data(), error_text_.size(), false};
+  // Written as answers are (the same serializer type: its code is compiled once).
+  answer_out_.emplace(error_);
   expires_after(config().upstream_timeout, false);
-  http::async_write(client_, error_, [self = self()](error_code ec, std::size_t) {
+  http::async_write(client_, *answer_out_, [self = self()](error_code ec, std::size_t) {
     if (self->closed_) return;
     if (ec || !self->client_keep_alive_) return self->close();
     self->next_request();
