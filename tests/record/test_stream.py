@@ -14,6 +14,8 @@ endpoint that answers with the SHA-256 of the request body it read (Content-Leng
 - A 3 MB exchange within --max-bytes is recorded byte for byte, though it streamed through.
 - An upstream that breaks off after more than one piece (64 KB) of its answer: the client's
   connection is closed (the answer's header was out), and the proxy goes on serving.
+- An upstream that takes a request and never answers: 504 after --timeout-ms (the proxy's
+  watchdog), on a connection that stays open for the next request.
 - An https upstream (`soapbench serve --tls`): calls kept alive over one TLS link, a chunked
   request, all answered and recorded.
 Every process listens on 127.0.0.1 port 0 and is stopped by PID.
@@ -25,7 +27,9 @@ import http.server
 import json
 import os
 import random
+import socket
 import sys
+import time
 import tempfile
 import threading
 import unittest
@@ -228,6 +232,26 @@ class StreamTest(unittest.TestCase):
             conn.close()
         self.assertIn('1 forwarded, 0 answered 502/504 by the proxy, 1 cut off by the upstream '
                       'mid-answer (client connection closed)', rec.stderr)
+
+    def test_silent_upstream_is_504(self):
+        silent = socket.socket()
+        silent.bind(('127.0.0.1', 0))
+        silent.listen(4)  # accepted by the kernel, never read or answered
+        try:
+            with Recorder('http://127.0.0.1:%d' % silent.getsockname()[1], self.out('silent'),
+                          '--timeout-ms', '300') as rec:
+                conn = connect(rec.url)
+                for _ in range(2):  # the client's connection stays open after a 504
+                    began = time.monotonic()
+                    conn.request('POST', '/soap', body=b'<a/>')
+                    r = conn.getresponse()
+                    self.assertEqual(r.status, 504)
+                    self.assertIn(b'no answer within 300 ms', r.read())
+                    self.assertLess(time.monotonic() - began, 5)
+                conn.close()
+            self.assertIn('2 answered 502/504 by the proxy', rec.stderr)
+        finally:
+            silent.close()
 
 
 class TlsUpstreamTest(unittest.TestCase):
