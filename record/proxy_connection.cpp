@@ -95,6 +95,8 @@ class ProxyConnection final : public UpstreamUser {
   void send_request_piece();
   void write_request_piece();
   void read_answer();
+  // A fresh parser for the upstream's (next) answer.
+  void new_answer();
   void read_upstream();
   void parse_answer();
   void on_answer_header();
@@ -309,11 +311,15 @@ void ProxyConnection::read_answer() {
   sent_piece_ = piece_used_;  // still in piece_ until the answer's body begins
   piece_used_ = 0;
   answer_out_.reset();
-  answer_.emplace();
-  answer_->body_limit(body_limit());
-  if (request_->get().method() == http::verb::head) answer_->skip(true);
+  new_answer();
   answer_header_done_ = false;
   parse_answer();
+}
+
+void ProxyConnection::new_answer() {
+  answer_.emplace();
+  answer_->body_limit(body_limit());
+  if (request_->get().method() == http::verb::head) answer_->skip(true);  // a header, no body
 }
 
 void ProxyConnection::read_upstream() {
@@ -337,8 +343,7 @@ void ProxyConnection::parse_answer() {
   if (!answer_header_done_ && answer_->is_header_done()) {
     const unsigned status = answer_->get().result_int();
     if (status / 100 == 1 && status != 101) {  // an interim answer: the final one follows
-      answer_.emplace();
-      answer_->body_limit(body_limit());
+      new_answer();
       return parse_answer();
     }
     answer_header_done_ = true;

@@ -40,8 +40,8 @@ class RecordProxy::Impl {
   void accept();
 
   RecordConfig config_;           // what the proxy does
+  ProxyShared shared_;            // what the connections share (outlives ioc_'s handlers)
   asio::io_context ioc_{1};       // every handler, on thread_
-  ProxyShared shared_;            // what the connections share
   tcp::acceptor acceptor_{ioc_};  // the listening socket
   std::string url_;               // http://address:port
   std::thread thread_;            // runs ioc_

@@ -10,7 +10,8 @@ endpoint that answers with the SHA-256 of the request body it read (Content-Leng
   proxy's peak RSS stays far below the body's size; the recording keeps neither (they pass
   --max-bytes) and keeps nothing more afterwards, as documented.
 - Chunked in and out: a chunked request arrives upstream chunked, a chunked answer reaches the
-  client chunked; an answer ended by the upstream's close reaches the client chunked, whole.
+  client chunked; an answer ended by the upstream's close reaches the client chunked, whole;
+  a HEAD answer's length passes without a body.
 - A 3 MB exchange within --max-bytes is recorded byte for byte, though it streamed through.
 - An upstream that breaks off after more than one piece (64 KB) of its answer: the client's
   connection is closed (the answer's header was out), and the proxy goes on serving.
@@ -46,7 +47,7 @@ def payload(size, seed=29):
 
 
 class Upstream(http.server.BaseHTTPRequestHandler):
-    """GET /length/N, /chunked/N, /eof/N, /cut/N; POST /sha (the body's SHA-256 as JSON)."""
+    """GET /length/N, /chunked/N, /eof/N, /cut/N; HEAD; POST /sha (the body's SHA-256 as JSON)."""
     protocol_version = 'HTTP/1.1'
     bodies = {}
 
@@ -88,6 +89,11 @@ class Upstream(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             return
         self.wfile.write(data)
+
+    def do_HEAD(self):  # GET's header: the length, no body
+        self.send_response(200)
+        self.send_header('Content-Length', self.path.split('/')[2])
+        self.end_headers()
 
     def do_POST(self):
         digest, size = hashlib.sha256(), 0
@@ -170,6 +176,8 @@ class StreamTest(unittest.TestCase):
             answer = json.loads(r.read())
             self.assertEqual(answer['bytes'], BIG)
             self.assertEqual(answer['sha256'], hashlib.sha256(want).hexdigest())
+            conn.request('POST', '/sha', body=b'<small/>')  # it would fit, but the bound was hit
+            self.assertEqual(conn.getresponse().status, 200)
             conn.close()
             peak = peak_rss_kib(rec.proc.pid)
         print("proxy peak RSS %d KiB (at start %d KiB) after 50 MB each way" % (peak, base))
@@ -177,7 +185,7 @@ class StreamTest(unittest.TestCase):
         self.assertLess(peak - base, 16 * 1024, 'peak RSS %d KiB, at start %d KiB' % (peak, base))
         self.assertEqual(rec.returncode, 0, rec.stderr)
         self.assertEqual(manifest(self.out('big'))['entries'], [])  # past --max-bytes: not kept
-        self.assertIn('2 forwarded', rec.stderr)
+        self.assertIn('3 forwarded', rec.stderr)
 
     def test_chunked_in_and_out(self):
         want = payload(5 * 1000 * 1000, seed=7)
@@ -199,6 +207,11 @@ class StreamTest(unittest.TestCase):
             self.assertEqual(got, payload(1000000))
             r, _ = get(conn, '/length/10')  # the client's connection stayed open
             self.assertEqual(r.status, 200)
+            conn.request('HEAD', '/length/1000')  # a header with a length and no body
+            r = conn.getresponse()
+            self.assertEqual((r.status, r.getheader('Content-Length'), r.read()), (200, '1000', b''))
+            r, got = get(conn, '/length/10')
+            self.assertEqual(got, payload(10))
             conn.close()
 
     def test_streamed_exchange_recorded_byte_for_byte(self):
