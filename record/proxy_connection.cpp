@@ -19,7 +19,8 @@
 // deadline falls before the time it is armed for (a timer per step cost a timerfd_settime per
 // read and write). A late step waiting on the upstream drops the link (its operation ends, the
 // client gets a 504; a failed connect a 502); a late step waiting on the client closes it.
-#include "record/proxy_connection.h"
+#include "record/proxy_shared.h"
+#include "record/upstream_link.h"
 
 #include <limits>
 #include <memory>

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "client/tls_client.h"
-#include "record/proxy_connection.h"
+#include "record/proxy_shared.h"
 
 namespace sb {
 

@@ -7,30 +7,18 @@
 
 #include <cstddef>
 #include <memory>
-#include <optional>
-#include <string>
-#include <vector>
 
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl/context.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/serializer.hpp>
 
+#include "record/proxy_shared.h"
+
 namespace sb::record_detail {
 
-namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-using tcp = asio::ip::tcp;
-using boost::system::error_code;
 
-// The proxy's executor: its one io_context, named by type (no any_io_executor, no strand: one
-// thread runs every handler).
-using ProxyExecutor = asio::io_context::executor_type;
-// A socket on the proxy's io_context.
-using ProxySocket = tcp::socket::rebind_executor<ProxyExecutor>::other;
 // A request forwarded upstream, one body piece at a time.
 using RequestSerializer = http::request_serializer<http::buffer_body>;
 
@@ -51,14 +39,6 @@ class UpstreamUser : public std::enable_shared_from_this<UpstreamUser> {
 };
 
 struct TlsLayer;  // an https link's TLS stream (upstream_link.cpp: only it compiles OpenSSL's)
-
-// Where the upstream is and how to speak to it; shared by every link of one proxy.
-struct UpstreamPlace {
-  std::vector<tcp::endpoint> endpoints;   // its addresses, resolved once at start
-  std::optional<asio::ssl::context> tls;  // https: the client context
-  std::string host;                       // the URL's host (SNI, certificate check)
-  bool verify_peer = false;               // https: check its certificate
-};
 
 class UpstreamLink {
  public:
