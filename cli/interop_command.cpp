@@ -40,6 +40,7 @@ struct Programs {
   std::string frontier_server;       // peers/scripting/frontier_server.pl
   std::string python_xmlrpc_server;  // peers/scripting/python_xmlrpc_server.py
   std::string axis_server;           // peers/java/axis_server (Apache Axis on the JVM)
+  std::string axis_client;           // peers/java/axis_client (Axis's client on the JVM)
   std::string jaxws_server;          // peers/java/jaxws/jaxws_server (the JAX-WS RI)
   std::string jaxws_client;          // peers/java/jaxws/jaxws_client
 };
@@ -63,6 +64,7 @@ Programs built_programs() {
 #endif
 #ifdef SB_AXIS_SERVER_PATH
   p.axis_server = SB_AXIS_SERVER_PATH;
+  p.axis_client = SB_AXIS_CLIENT_PATH;
 #endif
 #ifdef SB_JAXWS_SERVER_PATH
   p.jaxws_server = SB_JAXWS_SERVER_PATH;
@@ -81,20 +83,23 @@ struct Cell {
   std::string detail;     // why, or what was received
 };
 
-// The client stacks that speak `f`, in matrix order (JAX-WS: document/literal only).
+// The client stacks that speak `f`, in matrix order (JAX-WS: document/literal only; Apache Axis:
+// SOAP 1.1's rpc styles only).
 std::vector<std::string> clients_of(rpc::Family f) {
   if (f == rpc::Family::soap11_doc_literal || f == rpc::Family::soap12_doc_literal)
     return {"soapbench", "gsoap", "jaxws"};
+  if (f == rpc::Family::soap11_rpc_encoded || f == rpc::Family::soap11_rpc_literal)
+    return {"soapbench", "gsoap", "axis"};
   if (rpc::is_soap(f)) return {"soapbench", "gsoap"};
   if (f == rpc::Family::xmlrpc) return {"soapbench", "xmlrpc-c"};
   return {"soapbench"};
 }
 
-// The server stacks that speak `f`: the clients' stacks, and the scripting and JVM stacks (servers
-// only: README "Peers → Scripting stacks", "Peers → Java stacks").
+// The server stacks that speak `f`: the clients' stacks, and the scripting stacks (servers only:
+// README "Peers → Scripting stacks").
 std::vector<std::string> servers_of(rpc::Family f) {
   std::vector<std::string> s = clients_of(f);
-  if (f == rpc::Family::soap11_rpc_encoded) s.insert(s.end(), {"soaplite", "axis"});
+  if (f == rpc::Family::soap11_rpc_encoded) s.push_back("soaplite");
   if (f == rpc::Family::xmlrpc) s.insert(s.end(), {"frontier", "python-xmlrpc"});
   return s;
 }
@@ -113,12 +118,12 @@ std::string not_served(const std::string& server, const std::string& operation) 
 
 // A server stack that serves one family per process (started with --family).
 bool one_family_per_server(const std::string& stack) {
-  return stack == "gsoap" || stack == "jaxws";
+  return stack == "gsoap" || stack == "jaxws" || stack == "axis";
 }
 
 // A client stack that takes a pair's every call in one run (`--then` between calls): a JVM
 // client starts in about a second, too slow to start once per cell.
-bool batch_client(const std::string& stack) { return stack == "jaxws"; }
+bool batch_client(const std::string& stack) { return stack == "jaxws" || stack == "axis"; }
 
 // The interop run: servers kept per (stack, family), the cells found so far.
 class Matrix {
@@ -167,14 +172,14 @@ const std::string& Matrix::program(const std::string& stack, bool server) const 
   if (stack == "soaplite") return server ? programs_.soaplite_server : ours;
   if (stack == "frontier") return server ? programs_.frontier_server : ours;
   if (stack == "python-xmlrpc") return server ? programs_.python_xmlrpc_server : ours;
-  if (stack == "axis") return server ? programs_.axis_server : ours;
+  if (stack == "axis") return server ? programs_.axis_server : programs_.axis_client;
   if (stack == "jaxws") return server ? programs_.jaxws_server : programs_.jaxws_client;
   return server ? programs_.soapbench_server : ours;
 }
 
 const peers::PeerProcess* Matrix::server(const std::string& stack, const std::string& family,
                                          std::string& error) {
-  // soapbench serves every family on one port; gSOAP and JAX-WS one family per server.
+  // soapbench serves every family on one port; gSOAP, JAX-WS and Axis one family per server.
   const std::string key = one_family_per_server(stack) ? stack + " " + family : stack;
   std::unique_ptr<peers::PeerProcess>& p = up_[key];
   if (p) return p.get();
@@ -296,7 +301,7 @@ void Matrix::run_family(rpc::Family f) {
                                             : interop::malformed_request(p->url(), f, timeout_);
     cells_.push_back({"malformed", server, family, "add", v.status, v.detail});
   }
-  for (auto it = up_.begin(); it != up_.end();) {  // a gSOAP or JAX-WS server: this family only
+  for (auto it = up_.begin(); it != up_.end();) {  // gSOAP, JAX-WS, Axis: this family only
     it = it->first.find(' ') != std::string::npos ? up_.erase(it) : std::next(it);
   }
 }
@@ -377,9 +382,9 @@ std::string json_of(const std::vector<Cell>& cells, const std::string& only, mil
 void add_interop_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "interop",
-      "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c, JAX-WS) against every "
-      "server stack speaking the family (those and the servers SOAP::Lite, Frontier::RPC, "
-      "Python's xmlrpc.server, Apache Axis), every operation checked against the contract; a "
+      "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c, JAX-WS, Apache Axis) "
+      "against every server stack speaking the family (those and the servers SOAP::Lite, "
+      "Frontier::RPC, Python's xmlrpc.server), every operation checked against the contract; a "
       "malformed "
       "request to each server must get its fault. Exit 1 when a cell fails");
   static Programs programs = built_programs();
@@ -413,6 +418,8 @@ void add_interop_command(CLI::App& app) {
   cmd->add_option("--jaxws-server", programs.jaxws_server, "jaxws_server program (peers/java)")
       ->capture_default_str();
   cmd->add_option("--jaxws-client", programs.jaxws_client, "jaxws_client program (peers/java)")
+      ->capture_default_str();
+  cmd->add_option("--axis-client", programs.axis_client, "axis_client program (peers/java)")
       ->capture_default_str();
   cmd->add_option("--timeout-ms", timeout_ms, "Bound on each call and each server's start")
       ->check(CLI::Range(100, 600'000))

@@ -1,6 +1,8 @@
 // axis_server: the soapbench contract on Apache Axis 1.4's own standalone HTTP server
-// (SimpleAxisServer), SOAP 1.1 rpc/encoded, the services deployed from soapbench.wsdd and
-// dispatched by the body element's namespace, so any path works (soapbench's client posts to /soap). Prints one "serving" line, stops on SIGTERM.
+// (SimpleAxisServer), SOAP 1.1 rpc/encoded (soapbench.wsdd) or rpc/literal
+// (soapbench-literal.wsdd, --family soap11-rpc-literal), one family per server as gsoap_server,
+// the services dispatched by the body element's namespace, so any path works (soapbench's client
+// posts to /soap). Prints one "serving" line, stops on SIGTERM.
 // README "Peers -> Java stacks".
 package soapbench.axis;
 
@@ -12,6 +14,9 @@ import soapbench.common.PeerOptions;
 
 public final class AxisServer {
   private static final String NAME = "axis_server";
+  // The deployment descriptor of each family this server deploys (resources beside this class).
+  private static final java.util.Map<String, String> DESCRIPTORS = java.util.Map.of(
+      "soap11-rpc-encoded", "soapbench.wsdd", "soap11-rpc-literal", "soapbench-literal.wsdd");
 
   public static void main(String[] args) throws Exception {
     String family = "soap11-rpc-encoded";
@@ -25,15 +30,15 @@ public final class AxisServer {
     }
     PeerOptions o = PeerOptions.parse(NAME,
         NAME + ": the soapbench contract on Apache Axis 1.4 (SimpleAxisServer)\n\n"
-            + "  --family F      soap11-rpc-encoded (the one this server deploys)\n"
+            + "  --family F      soap11-rpc-encoded (default) or soap11-rpc-literal\n"
             + "  --warmup N      before the serving line, answer N of the corpus's seed calls\n"
             + "                  (JIT warm-up; its time is printed on stderr)",
         rest.toArray(new String[0]));
-    if (!family.equals("soap11-rpc-encoded")) {
-      System.err.println(NAME + ": this server deploys soap11-rpc-encoded only, not " + family);
+    String wsdd = DESCRIPTORS.get(family);
+    if (wsdd == null) {
+      System.err.println(NAME + ": unknown --family " + family + " (" + DESCRIPTORS.keySet() + ")");
       System.exit(2);
     }
-    String wsdd = "soapbench.wsdd";
     ChainPassthrough.setDocument(o.chainDocument(NAME, family));
     SimpleAxisServer server = new SimpleAxisServer(64);
     ServerSocket socket = o.listen(64);

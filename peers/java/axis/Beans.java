@@ -1,4 +1,5 @@
-// The contract's structs as Axis beans (docs/service.md): Person, PersonIn, Document, Paragraph.
+// The contract's structs as Axis beans (docs/service.md): Person, PersonIn, Document, Paragraph,
+// ChainStep.
 // Each has a static getTypeDesc(), which Axis's BeanSerializer reads for the member order (the
 // contract's order is part of the type; bean introspection would sort the members by name).
 package soapbench.axis;
@@ -14,7 +15,7 @@ final class Beans {
   static final String XSD = "http://www.w3.org/2001/XMLSchema";
 
   // A TypeDesc for `cls` (xml type ns:`type`) with unqualified members {name, xsd-or-ns type};
-  // an empty type (arrays): the serializer of the member's Java type decides.
+  // an empty type (arrays): the serializer of the member's Java type decides, items named `item`.
   static TypeDesc describe(Class<?> cls, String type, String[][] members) {
     TypeDesc d = new TypeDesc(cls);
     d.setXmlType(new QName(soapbench.common.Contract.NS, type));
@@ -24,6 +25,9 @@ final class Beans {
       e.setXmlName(new QName("", m[0]));
       String ns = m[1].startsWith("xsd:") ? XSD : soapbench.common.Contract.NS;
       if (!m[1].isEmpty()) e.setXmlType(new QName(ns, m[1].substring(m[1].indexOf(':') + 1)));
+      // rpc/literal: an array member is a wrapper holding one `item` per value (encoded
+      // arrays name their items `item` anyway).
+      else e.setItemQName(new QName("", "item"));
       e.setNillable(true);
       d.addFieldDesc(e);
     }
@@ -92,6 +96,40 @@ final class Beans {
     public static TypeDesc getTypeDesc() { return TYPE; }
     public String getWords() { return words; }
     public void setWords(String v) { words = v; }
+  }
+
+  // ChainStep (getChain's items, read by axis_client): step, name, host, start, duration,
+  // status, args.
+  public static class ChainStep {
+    private int step; // the step's number
+    private String name; // its name
+    private String host; // where it ran
+    private Calendar start; // when it started, UTC
+    private double duration; // seconds
+    private String status; // how it ended
+    private String[] args; // its arguments
+
+    private static final TypeDesc TYPE = describe(ChainStep.class, "ChainStep", new String[][] {
+      {"step", "xsd:int"}, {"name", "xsd:string"}, {"host", "xsd:string"},
+      {"start", "xsd:dateTime"}, {"duration", "xsd:double"}, {"status", "xsd:string"},
+      {"args", ""}
+    });
+
+    public static TypeDesc getTypeDesc() { return TYPE; }
+    public int getStep() { return step; }
+    public void setStep(int v) { step = v; }
+    public String getName() { return name; }
+    public void setName(String v) { name = v; }
+    public String getHost() { return host; }
+    public void setHost(String v) { host = v; }
+    public Calendar getStart() { return start; }
+    public void setStart(Calendar v) { start = v; }
+    public double getDuration() { return duration; }
+    public void setDuration(double v) { duration = v; }
+    public String getStatus() { return status; }
+    public void setStatus(String v) { status = v; }
+    public String[] getArgs() { return args; }
+    public void setArgs(String[] v) { args = v; }
   }
 
   // Document: e1 … e5, one Paragraph each.
