@@ -471,7 +471,7 @@ endif()
 find_package(Java 11 COMPONENTS Runtime Development QUIET)
 set(SB_HAVE_JAVA OFF)
 set(_sb_java_jars axis axis-jaxrpc axis-saaj commons-discovery commons-logging wsdl4j javax.mail
-    javax.activation)
+    javax.activation javax.json)
 set(SB_JAVA_JARS "")
 set(_sb_java_missing "")
 foreach(_jar IN LISTS _sb_java_jars)
@@ -486,7 +486,7 @@ if(Java_FOUND AND NOT _sb_java_missing)
   sb_found(java "${Java_VERSION_STRING}, Axis 1.4")
 elseif(_sb_req)
   sb_missing("a JDK and the Java stacks' jars (${_sb_java_missing})"
-             "default-jdk-headless libaxis-java libjaxws-java libxpp3-java libxerces2-java libwoodstox-java" ON)
+             "default-jdk-headless libaxis-java libjaxws-java libxpp3-java libxerces2-java libwoodstox-java libjsonp-java" ON)
 else()
   message(WARNING "soapbench: a JDK or the jars ${_sb_java_missing} not found (Debian packages "
                   "'default-jdk-headless libaxis-java libjaxws-java'); the Java peers are off")

@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """The JVM peer servers (peers/java) answering our client, checked against `soapbench serve`.
 
-Usage: /usr/bin/python3 tests/interop/test_java.py SOAPBENCH AXIS_SERVER [unittest args]
+Usage: /usr/bin/python3 tests/interop/test_java.py SOAPBENCH AXIS_SERVER AXIS_CLIENT
+       [unittest args]
 
-One axis_server (Apache Axis 1.4, soap11-rpc-encoded) and one `soapbench serve` for the whole
-file (a JVM start is about a second): every operation of the contract is called on both with
-`soapbench call` and the answers must be equal (`now` by its shape); `fail` is the contract's
-fault; getChain's body is the corpus's document unchanged; every hostile XML file of the corpus
-gets a fault or an HTTP error and the server keeps serving; SIGTERM stops it.
+Two axis_servers (Apache Axis 1.4: soap11-rpc-encoded, and soap11-rpc-literal from its second
+deployment descriptor) and one `soapbench serve` for the whole file (a JVM start is about a
+second): every operation of the contract is called on both with `soapbench call` in both styles
+and the answers must be equal (`now` by its shape); `fail` is the contract's fault; getChain's
+body is the corpus's document unchanged; every hostile XML file of the corpus gets a fault or an
+HTTP error and the server keeps serving; SIGTERM stops it. axis_client (Axis's client) makes
+the same calls against `soapbench serve` in both styles and prints what `soapbench call` prints;
+a bad argument or an unknown operation is exit 1 with one line.
 """
 
 import glob
@@ -30,7 +34,9 @@ from test_wsdl import _read_line, stop_server  # noqa: E402
 
 START_TIMEOUT = 60  # a JVM on a loaded 2-core machine
 CALL_TIMEOUT = 30
-ENCODED = ['--protocol', 'soap11', '--style', 'rpc-encoded']
+STYLES = {'soap11-rpc-encoded': ['--protocol', 'soap11', '--style', 'rpc-encoded'],
+          'soap11-rpc-literal': ['--protocol', 'soap11', '--style', 'rpc-literal']}
+ENCODED = STYLES['soap11-rpc-encoded']
 # One call per operation of the contract, as `soapbench call` arguments.
 CALLS = [
     ['add', '2', '3'], ['concat', '"a"', '"b"'], ['concat', '"x"', '"y"', '"z"'],
@@ -77,6 +83,9 @@ def setUpModule():
         start('soapbench', [sys.argv[1], 'serve', '--address', '127.0.0.1', '--port', '0'])
         start('axis', [sys.argv[2], '--address', '127.0.0.1', '--port', '0',
                        '--corpus', os.path.join(SOURCE_DIR, 'corpus')])
+        start('axis-literal', [sys.argv[2], '--family', 'soap11-rpc-literal', '--address',
+                               '127.0.0.1', '--port', '0',
+                               '--corpus', os.path.join(SOURCE_DIR, 'corpus')])
     except BaseException:
         tearDownModule()
         raise
@@ -87,14 +96,21 @@ def tearDownModule():
         stop_server(proc)
 
 
-def call(server, *args):
+def call(server, *args, family='soap11-rpc-encoded'):
     """`soapbench call`'s answer as JSON (exit 0: a response, 2: a fault)."""
-    proc = subprocess.run([sys.argv[1], 'call', '--url', SERVERS[server][1], *ENCODED, *args],
-                          capture_output=True, timeout=CALL_TIMEOUT)
+    proc = subprocess.run([sys.argv[1], 'call', '--url', SERVERS[server][1], *STYLES[family],
+                           *args], capture_output=True, timeout=CALL_TIMEOUT)
     if proc.returncode not in (0, 2):
         raise AssertionError('soapbench call %s exited %d: %s' % (
             args[0], proc.returncode, proc.stderr.decode('utf-8', 'replace')))
     return json.loads(proc.stdout.decode('utf-8'))
+
+
+def axis_client(server, family, *args):
+    """(exit status, stdout, stderr) of axis_client calling `server` in `family`."""
+    proc = subprocess.run([sys.argv[3], '--url', SERVERS[server][1], '--family', family, *args],
+                          capture_output=True, timeout=CALL_TIMEOUT)
+    return proc.returncode, proc.stdout.decode('utf-8'), proc.stderr.decode('utf-8', 'replace')
 
 
 def post(server, body):
@@ -144,12 +160,31 @@ class AxisTest(unittest.TestCase):
         now = call('axis', 'now')
         self.assertRegex(now['result']['$dateTime'], r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$')
 
+    def test_rpc_literal_every_operation_as_soapbench_answers(self):
+        for args in CALLS:
+            with self.subTest(call=args[0]):
+                self.assertEqual(call('axis-literal', *args, family='soap11-rpc-literal'),
+                                 call('soapbench', *args, family='soap11-rpc-literal'))
+        now = call('axis-literal', 'now', family='soap11-rpc-literal')
+        self.assertRegex(now['result']['$dateTime'], r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$')
+
+    def test_rpc_literal_is_literal(self):
+        """No xsi:type, no encodingStyle, no multiRef; arrays wrapped, items named item."""
+        family = os.path.join(SOURCE_DIR, 'corpus', 'soap11-rpc-literal')
+        with open(os.path.join(family, 'echoArray.call.xml'), 'rb') as f:
+            status, body = post('axis-literal', f.read())
+        self.assertEqual(status, 200, body)
+        for absent in (b'xsi:type', b'encodingStyle', b'multiRef', b'href='):
+            self.assertNotIn(absent, body)
+        self.assertRegex(body, rb'<return><item>1</item><item>2</item>')
+
     def test_get_chain_document_unchanged(self):
-        family = os.path.join(SOURCE_DIR, 'corpus', 'soap11-rpc-encoded')
-        with open(os.path.join(family, 'getChain.call.xml'), 'rb') as f:
-            status, body = post('axis', f.read())
-        with open(os.path.join(family, 'getChain.response.xml'), 'rb') as f:
-            self.assertEqual((status, body), (200, f.read()))
+        for server, name in (('axis', 'soap11-rpc-encoded'), ('axis-literal', 'soap11-rpc-literal')):
+            family = os.path.join(SOURCE_DIR, 'corpus', name)
+            with open(os.path.join(family, 'getChain.call.xml'), 'rb') as f:
+                status, body = post(server, f.read())
+            with open(os.path.join(family, 'getChain.response.xml'), 'rb') as f:
+                self.assertEqual((status, body), (200, f.read()), name)
 
     def test_hostile_requests_get_faults(self):
         """Each hostile file: a SOAP Fault with HTTP 500 (or one of the known findings), and the
@@ -176,5 +211,32 @@ class AxisTest(unittest.TestCase):
         self.assertEqual(call('axis', 'add', '2', '3')['result'], 5)
 
 
+class AxisClientTest(unittest.TestCase):
+    """axis_client against `soapbench serve`: every operation in both rpc styles answered as
+    `soapbench call` answers it (the interop matrix runs it against every server)."""
+
+    def test_every_operation_as_soapbench_call_prints_it(self):
+        for family in STYLES:
+            for args in CALLS:
+                with self.subTest(family=family, call=args[0]):
+                    status, out, err = axis_client('soapbench', family, *args)
+                    expected = call('soapbench', *args, family=family)
+                    self.assertEqual(status, 2 if expected['kind'] == 'fault' else 0, err)
+                    self.assertEqual(json.loads(out), expected)
+
+    def test_now_and_errors(self):
+        status, out, _err = axis_client('axis-literal', 'soap11-rpc-literal', 'now')
+        self.assertEqual(status, 0)
+        self.assertRegex(json.loads(out)['result']['$dateTime'],
+                         r'^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$')
+        for args, why in ((['add', '"two"', '3'], 'a is not a int'),
+                          (['nosuch'], 'not an operation of the contract'),
+                          (['add', '1'], 'takes 2 arguments, got 1')):
+            status, out, err = axis_client('soapbench', 'soap11-rpc-encoded', *args)
+            self.assertEqual((status, out), (1, ''), err)
+            self.assertIn(why, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+
+
 if __name__ == '__main__':
-    unittest.main(argv=sys.argv[:1] + sys.argv[3:])
+    unittest.main(argv=sys.argv[:1] + sys.argv[4:])

@@ -6,12 +6,13 @@
 // Exit status: 0, 2 when the last answer was a fault, 1 on an error (said on stderr).
 package soapbench.axis;
 
-import org.json.simple.DeserializationException;
-import org.json.simple.Jsoner;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.json.Json;
+import javax.json.JsonException;
 import javax.xml.namespace.QName;
 import org.apache.axis.AxisFault;
 import org.apache.axis.Constants;
@@ -77,9 +78,10 @@ public final class AxisClient {
     try {
       for (int i = 0; i < n; ++i) {
         String[] p = params[i].split(":");
-        values[i] = Operations.argument(Jsoner.deserialize(rest.get(i + 1)), p[1], p[0]);
+        values[i] = Operations.argument(
+            Json.createReader(new StringReader(rest.get(i + 1))).readValue(), p[1], p[0]);
       }
-    } catch (DeserializationException | IllegalArgumentException | ArithmeticException e) {
+    } catch (JsonException | IllegalArgumentException | ArithmeticException e) {
       fail("call " + method + ": " + e.getMessage());
     }
     int status = 0;

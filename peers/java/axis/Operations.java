@@ -4,16 +4,18 @@
 // argument turned into the Java value of its contract type.
 package soapbench.axis;
 
-import org.json.simple.JsonArray;
-import org.json.simple.JsonObject;
 import java.lang.reflect.Array;
-import java.math.BigDecimal;
 import java.text.ParsePosition;
 import java.text.SimpleDateFormat;
 import java.util.Base64;
 import java.util.Calendar;
 import java.util.Date;
 import java.util.TimeZone;
+import javax.json.JsonArray;
+import javax.json.JsonNumber;
+import javax.json.JsonObject;
+import javax.json.JsonString;
+import javax.json.JsonValue;
 import javax.xml.namespace.QName;
 import org.apache.axis.Constants;
 import org.apache.axis.constants.Style;
@@ -122,37 +124,36 @@ final class Operations {
     return op;
   }
 
-  // A JSON argument (json-simple's BigDecimal, String, Boolean, JsonArray, JsonObject or null)
-  // as the Java value of contract type `type`; IllegalArgumentException when it is not one.
-  static Object argument(Object json, String type, String where) {
-    if (json == null) return null;
+  // A JSON argument (JSON-P's JsonValue) as the Java value of contract type `type`;
+  // IllegalArgumentException when it is not one.
+  static Object argument(JsonValue json, String type, String where) {
+    if (json == null || json == JsonValue.NULL) return null;
     if (type.endsWith("[]")) {
       if (!(json instanceof JsonArray)) throw wrong(where, type, json);
       JsonArray items = (JsonArray) json;
       String item = type.substring(0, type.length() - 2);
       Object out = Array.newInstance(javaClass(item), items.size());
-      for (int i = 0; i < items.size(); ++i)
+      for (int i = 0; i < items.size(); ++i) {
         Array.set(out, i, argument(items.get(i), item, where + "[" + i + "]"));
+      }
       return out;
     }
     switch (type) {
       case "int":
-        if (!(json instanceof BigDecimal)) throw wrong(where, type, json);
-        return ((BigDecimal) json).intValueExact();
+        if (!(json instanceof JsonNumber)) throw wrong(where, type, json);
+        return ((JsonNumber) json).intValueExact();
       case "double":
-        if (!(json instanceof BigDecimal)) throw wrong(where, type, json);
-        return ((BigDecimal) json).doubleValue();
+        if (!(json instanceof JsonNumber)) throw wrong(where, type, json);
+        return ((JsonNumber) json).doubleValue();
       case "bool":
-        if (!(json instanceof Boolean)) throw wrong(where, type, json);
-        return json;
+        if (json != JsonValue.TRUE && json != JsonValue.FALSE) throw wrong(where, type, json);
+        return json == JsonValue.TRUE;
       case "string":
-        if (!(json instanceof String)) throw wrong(where, type, json);
-        return json;
+        return text(json, where, type);
       case "dateTime":
-        return dateTime(json, where);
+        return dateTime(text(json, where, type), where);
       case "base64":
-        if (!(json instanceof String)) throw wrong(where, type, json);
-        return Base64.getDecoder().decode((String) json);
+        return Base64.getDecoder().decode(text(json, where, type));
       case "PersonIn":
         return personIn(json, where);
       default:
@@ -160,26 +161,31 @@ final class Operations {
     }
   }
 
-  private static Beans.PersonIn personIn(Object json, String where) {
+  private static String text(JsonValue json, String where, String type) {
+    if (!(json instanceof JsonString)) throw wrong(where, type, json);
+    return ((JsonString) json).getString();
+  }
+
+  private static Beans.PersonIn personIn(JsonValue json, String where) {
     if (!(json instanceof JsonObject)) throw wrong(where, "PersonIn", json);
     JsonObject o = (JsonObject) json;
     Beans.PersonIn p = new Beans.PersonIn();
     p.setId((int) argument(o.get("id"), "int", where + ".id"));
     p.setName((String) argument(o.get("name"), "string", where + ".name"));
     p.setWeight((double) argument(o.get("weight"), "double", where + ".weight"));
-    p.setBirthdate(o.get("birthdate")); // dateTimeOrString: sent as the string it is
+    // dateTimeOrString: sent as the string it is
+    p.setBirthdate(argument(o.get("birthdate"), "string", where + ".birthdate"));
     p.setChildren((Beans.PersonIn[]) argument(o.get("children"), "PersonIn[]", where + ".children"));
     return p;
   }
 
-  private static Calendar dateTime(Object json, String where) {
-    if (!(json instanceof String)) throw wrong(where, "dateTime", json);
+  private static Calendar dateTime(String json, String where) {
     SimpleDateFormat f = new SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss");
     f.setLenient(false);
     f.setTimeZone(TimeZone.getTimeZone("UTC"));
     ParsePosition pos = new ParsePosition(0);
-    Date d = f.parse((String) json, pos);
-    if (d == null || pos.getIndex() != ((String) json).length()) throw wrong(where, "dateTime", json);
+    Date d = f.parse(json, pos);
+    if (d == null || pos.getIndex() != json.length()) throw wrong(where, "dateTime", json);
     Calendar c = Calendar.getInstance(TimeZone.getTimeZone("UTC"));
     c.setTime(d);
     return c;

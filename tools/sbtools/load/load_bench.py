@@ -6,8 +6,9 @@ and latencies; this script only starts servers and collects its JSON) runs a clo
 of connections for respond.2500B and respond.7500B in each SOAP 1.1 style (rpc/encoded,
 rpc/literal, doc/literal), XML-RPC and JSON-RPC, against `soapbench serve` with its default and
 its fastest-mode XML adapter and against the peers that speak the family (gsoap_server per SOAP
-style, xmlrpc_c_server). Then an open-loop sweep on one server (latency from each call's due
-time against achieved rate: the hockey stick), at fractions of the closed-loop peak it reached.
+style, xmlrpc_c_server, Apache Axis 1.4 on the JVM in SOAP 1.1's rpc styles, warmed up before
+it serves). Then open-loop sweeps (latency from each call's due time against achieved rate: the
+hockey stick), on our server and on Axis, at fractions of the closed-loop peak each reached.
 Servers run pinned to one CPU, the generator on the other, as in tools/server_load. Writes
 load_bench.json (every `soapbench load` point with its server, family and call); exit 1 when a
 point had errors or a server could not be loaded.
@@ -38,14 +39,22 @@ def load_options(family):
 STUDY_PROTOCOLS = ("soap11", "xmlrpc", "jsonrpc")
 FAMILIES = [f for f in cc.FAMILIES if cc.protocol_of(f) in STUDY_PROTOCOLS]
 XML_FAMILIES = [f for f in FAMILIES if f in cc.XML_FAMILIES]
+# What Apache Axis (peers/java/axis_server) serves: SOAP 1.1's rpc styles.
+AXIS_FAMILIES = ("soap11-rpc-encoded", "soap11-rpc-literal")
 OPEN_FRACTIONS = [0.25, 0.5, 0.75, 0.9, 1.0, 1.2]
 # The capacity step: the call nginx answers (tools/server_load's floor) and its family.
 CAPACITY_CALL = "getRate"
 CAPACITY_FAMILY = server_load.CALL_FAMILIES[CAPACITY_CALL]
 
+# Calls axis_server answers before its serving line (its JIT warm-up, printed on its stderr, which
+# goes to a file beside --json: <json>.axis.log).
+AXIS_WARMUP_CALLS = 3000
+
 EPILOG = """\
 examples:
-  tools/load_bench                                   # the matrix, 1 s per point (about 3 min)
+  tools/load_bench                                   # the matrix, 1 s per point (about 5 min)
+  tools/load_bench --servers axis,gsoap --families soap11-rpc-encoded,soap11-rpc-literal
+                                                     # Axis beside gSOAP, open loop on Axis
   tools/load_bench --servers soapbench-default --families xmlrpc --connections 1,8 \\
       --duration 0.5 --open-family none              # a slice
 """
@@ -61,8 +70,11 @@ def server_table(args):
         "gsoap": ("gsoap", [f for f in XML_FAMILIES if cc.protocol_of(f) == "soap11"],
                   lambda f: [args.gsoap_server, "--family", f]),
         "xmlrpc-c": ("xmlrpc-c", ["xmlrpc"], lambda f: [args.xmlrpc_c_server]),
+        "axis": ("axis", list(AXIS_FAMILIES),
+                 lambda f: [args.axis_server, "--family", f, "--warmup", str(args.axis_warmup)]),
     }
-    exe = {"gsoap": args.gsoap_server, "xmlrpc-c": args.xmlrpc_c_server}
+    exe = {"gsoap": args.gsoap_server, "xmlrpc-c": args.xmlrpc_c_server,
+           "axis": args.axis_server}
     return {k: v for k, v in table.items() if os.access(exe.get(k, args.soapbench), os.X_OK)}
 
 
@@ -86,8 +98,13 @@ def run_load(args, server, family, call, sweep):
 def measure(args, sid, name, family, argv, sweep, mode):
     """One server started for one family, one sweep per call: the run records."""
     runs = []
-    server = server_load.RunningServer(server_load.Server(sid, name, None, [], argv(family)),
-                                       args.server_cpu, [])
+    log = open(args.json + f".{sid}.log", "a", encoding="utf-8") if sid == "axis" else None
+    try:
+        server = server_load.RunningServer(server_load.Server(sid, name, None, [], argv(family)),
+                                           args.server_cpu, [], stderr=log)
+    finally:
+        if log:
+            log.close()  # the child holds its own copy
     try:
         for call in args.calls:
             doc = run_load(args, server, family, call, sweep(call))
@@ -125,21 +142,35 @@ def closed_sweeps(args, table):
     return runs
 
 
+def open_family(args, families):
+    """The family of a server's open-loop sweep: --open-family when it serves it, else the first
+    of --families it serves; None when it serves none of them."""
+    if args.open_family in families:
+        return args.open_family
+    return next((f for f in args.families if f in families), None)
+
+
 def open_sweep(args, table, closed):
-    """The hockey stick: soapbench-default on --open-family, rates at fractions of the peak
-    closed-loop TPS it reached there, --open-connections connections."""
-    if args.open_family == "none" or "soapbench-default" not in table:
+    """The hockey stick: each of --open-servers on its open family, rates at fractions of the
+    peak closed-loop TPS it reached there, --open-connections connections."""
+    if args.open_family == "none":
         return []
-    peaks = {r["call"]: max((p["tps"] or 0 for p in r["points"]), default=0) for r in closed
-             if r["server_id"] == "soapbench-default" and r["family"] == args.open_family}
+    runs = []
+    for sid in (s for s in args.open_servers if s in table and s in args.servers):
+        name, families, argv = table[sid]
+        family = open_family(args, families)
+        if family is None:
+            continue
+        peaks = {r["call"]: max((p["tps"] or 0 for p in r["points"]), default=0) for r in closed
+                 if r["server_id"] == sid and r["family"] == family}
 
-    def sweep(call):
-        peak = peaks.get(call) or 1000.0
-        rates = ",".join(f"{peak * f:.0f}" for f in OPEN_FRACTIONS)
-        return ["--rate", rates, "--connections", str(args.open_connections)]
+        def sweep(call, peaks=peaks):
+            peak = peaks.get(call) or 1000.0
+            rates = ",".join(f"{max(1.0, peak * f):.0f}" for f in OPEN_FRACTIONS)
+            return ["--rate", rates, "--connections", str(args.open_connections)]
 
-    name, _families, argv = table["soapbench-default"]
-    return measure(args, "soapbench-default", name, args.open_family, argv, sweep, "open")
+        runs += measure(args, sid, name, family, argv, sweep, "open")
+    return runs
 
 
 def capacity(args):
@@ -195,8 +226,9 @@ def parse_args(argv):
     csv = lambda s: [x for x in s.split(",") if x]  # noqa: E731
     ap.add_argument("--build-dir", default=paths.BUILD_DIR, help="the build tree (default build/)")
     ap.add_argument("--servers", type=csv, default=["soapbench-default", "soapbench-fastest",
-                                                    "gsoap", "xmlrpc-c"],
-                    help="comma-separated server ids (default: all four)")
+                                                    "gsoap", "xmlrpc-c", "axis"],
+                    help="comma-separated server ids (default: all five; a peer not built is "
+                         "left out)")
     ap.add_argument("--families", type=csv, default=list(FAMILIES),
                     help=f"comma-separated families (default: {','.join(FAMILIES)})")
     ap.add_argument("--calls", type=csv, default=CALLS, help=f"default {','.join(CALLS)}")
@@ -205,7 +237,14 @@ def parse_args(argv):
     ap.add_argument("--duration", type=float, default=1.0, help="seconds per point (default 1)")
     ap.add_argument("--warmup", type=float, default=0.3, help="seconds before each point")
     ap.add_argument("--open-family", default="soap11-doc-literal",
-                    help="family of the open-loop sweep on soapbench-default ('none': no sweep)")
+                    help="family of the open-loop sweeps ('none': no sweep); a server that does "
+                         "not serve it is swept on the first of --families it serves")
+    ap.add_argument("--open-servers", type=csv, default=["soapbench-default", "axis"],
+                    help="servers of the open-loop sweeps, among --servers (default "
+                         "soapbench-default,axis)")
+    ap.add_argument("--axis-warmup", type=int, default=AXIS_WARMUP_CALLS,
+                    help=f"calls axis_server answers before it is loaded (JIT warm-up; default "
+                         f"{AXIS_WARMUP_CALLS})")
     ap.add_argument("--open-connections", type=int, default=64,
                     help="connection pool of the open loop (default 64)")
     ap.add_argument("--capacity-connections", type=int, default=64,
@@ -224,6 +263,7 @@ def parse_args(argv):
     args.soapbench = os.path.join(args.build_dir, "soapbench")
     args.gsoap_server = os.path.join(args.build_dir, "peers", "gsoap", "gsoap_server")
     args.xmlrpc_c_server = os.path.join(args.build_dir, "peers", "xmlrpc-c", "xmlrpc_c_server")
+    args.axis_server = os.path.join(args.build_dir, "peers", "java", "axis_server")
     args.json = args.json or os.path.join(args.build_dir, "results", "load_bench.json")
     return args
 
@@ -231,6 +271,9 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     import tempfile
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    if os.path.exists(args.json + ".axis.log"):
+        os.remove(args.json + ".axis.log")  # this run's JVM logs only
     with tempfile.TemporaryDirectory(prefix="sb-load-bench-") as args.tmp:
         try:
             table = server_table(args)

@@ -108,16 +108,20 @@ def stop_child(proc):
 class RunningServer:
     """A server child process pinned to one CPU, on port 0; its URL from its first line."""
 
-    def __init__(self, server, cpu, extra):
+    def __init__(self, server, cpu, extra, stderr=None):
+        """stderr: a file for the server's stderr (a JVM logs there while it serves; a pipe
+        nobody reads would fill and stall it), or None: a pipe, read when it fails to start."""
         argv = ["taskset", "-c", str(cpu), *server.argv, *extra, "--port", "0"]
-        self.proc_ = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        self.proc_ = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                      stderr=stderr or subprocess.PIPE,
                                       text=True)  # taskset execs: this is the server's PID
         line = self.proc_.stdout.readline()
         m = re.search(r"serving (http://[^ ]+:(\d+))", line)
         if not m:
+            stop_child(self.proc_)  # first: its stderr then ends, and is read before closing
+            err = self.proc_.stderr.read()[:500] if stderr is None else ""
             self.stop()
-            raise gbench.ResultError(f"{' '.join(argv)} did not start: {line!r} "
-                                 f"{self.proc_.stderr.read()[:500]!r}")
+            raise gbench.ResultError(f"{' '.join(argv)} did not start: {line!r} {err!r}")
         self.url_ = m.group(1)  # http://127.0.0.1:PORT
         self.port_ = int(m.group(2))  # the port it listens on
         p = re.search(r"\(parser ([^ ,]+)", line)
