@@ -176,7 +176,7 @@ class AxisTest(unittest.TestCase):
         self.assertEqual(status, 200, body)
         for absent in (b'xsi:type', b'encodingStyle', b'multiRef', b'href='):
             self.assertNotIn(absent, body)
-        self.assertRegex(body, rb'<return><item>1</item><item>2</item>')
+        self.assertRegex(body, rb'<return[^>]*><item>1</item><item>2</item>')
 
     def test_get_chain_document_unchanged(self):
         for server, name in (('axis', 'soap11-rpc-encoded'), ('axis-literal', 'soap11-rpc-literal')):

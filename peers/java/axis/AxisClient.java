@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import javax.json.Json;
 import javax.json.JsonException;
+import javax.json.JsonString;
+import javax.json.JsonValue;
 import javax.xml.namespace.QName;
 import org.apache.axis.AxisFault;
 import org.apache.axis.Constants;
@@ -31,16 +33,20 @@ public final class AxisClient {
   private static final String NAME = "axis_client";
   private static final String USAGE = NAME
       + ": one call of the soapbench service through Apache Axis 1.4's client; canonical JSON out\n"
-      + "Usage: " + NAME + " --url URL [--family F] [--repeat N] METHOD [ARGS...]\n\n"
+      + "Usage: " + NAME + " --url URL [--family F] [--repeat N] METHOD [ARGS...]\n"
+      + "       " + NAME + " --url URL [--family F] --batch FILE\n\n"
       + "  --url URL      server base URL, http://host:port (SOAP goes to URL/soap)\n"
       + "  --family F     soap11-rpc-encoded (default) or soap11-rpc-literal\n"
-      + "  --repeat N     make the call N times (one output line per call)\n\n"
+      + "  --repeat N     make the call N times (one output line per call)\n"
+      + "  --batch FILE   the calls of FILE, one per line as a JSON array [METHOD, ARGS...], in one\n"
+      + "                 JVM; a line out per call: its canonical JSON or \"error: WHY\"\n\n"
       + "ARGS: the operation's parameters as JSON values, typed by the contract: 2, 1.5, \"text\",\n"
       + "[1,2], {\"id\":1,...}; a dateTime or base64 param takes its text form.\n";
 
   public static void main(String[] args) {
     String url = null;
     String family = "soap11-rpc-encoded";
+    String batch = null;
     int repeat = 1;
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; ++i) {
@@ -51,13 +57,24 @@ public final class AxisClient {
       } else if (args[i].equals("--url") && value) url = args[++i];
       else if (args[i].equals("--family") && value) family = args[++i];
       else if (args[i].equals("--repeat") && value) repeat = Integer.parseInt(args[++i]);
+      else if (args[i].equals("--batch") && value) batch = args[++i];
       else if (args[i].startsWith("--")) fail("unknown option or missing value: " + args[i]);
       else rest.add(args[i]);
     }
-    if (url == null || rest.isEmpty()) fail("--url and METHOD are required (see --help)");
+    if (url == null || rest.isEmpty() == (batch == null))
+      fail("--url and METHOD (or --batch FILE) are required (see --help)");
     if (!family.equals("soap11-rpc-encoded") && !family.equals("soap11-rpc-literal"))
       fail("unknown --family " + family + " (soap11-rpc-encoded, soap11-rpc-literal)");
-    System.exit(run(url + "/soap", family.endsWith("literal"), rest, repeat));
+    String endpoint = url + "/soap";
+    boolean literal = family.endsWith("literal");
+    if (batch != null) System.exit(runBatch(endpoint, literal, batch));
+    List<JsonValue> json = new ArrayList<>();
+    try {
+      for (String a : rest.subList(1, rest.size())) json.add(parse(a));
+    } catch (JsonException e) {
+      fail("call " + rest.get(0) + ": " + e.getMessage());
+    }
+    System.exit(run(endpoint, literal, rest.get(0), json, repeat));
   }
 
   private static void fail(String why) {
@@ -65,38 +82,52 @@ public final class AxisClient {
     System.exit(1);
   }
 
-  // The calls; the exit status.
-  private static int run(String endpoint, boolean literal, List<String> rest, int repeat) {
-    String method = rest.get(0);
-    String[] row = Operations.find(method);
-    if (row == null) fail("call " + method + ": not an operation of the contract");
-    String[] params = Operations.params(row);
-    int n = rest.size() - 1;
-    if (n > params.length || n < params.length - (method.equals("concat") ? 1 : 0))
-      fail("call " + method + ": takes " + params.length + " arguments, got " + n);
-    Object[] values = new Object[n];
-    try {
-      for (int i = 0; i < n; ++i) {
-        String[] p = params[i].split(":");
-        values[i] = Operations.argument(
-            Json.createReader(new StringReader(rest.get(i + 1))).readValue(), p[1], p[0]);
+  private static JsonValue parse(String text) {
+    return Json.createReader(new StringReader(text)).readValue();
+  }
+
+  // One call: the operation's row and its params typed by the contract.
+  private static final class Request {
+    final String method; // the operation
+    final String[] row; // its row of Operations' table
+    final Object[] values; // its params as Java values
+
+    // IllegalArgumentException (its message says why) for an unknown operation or bad args.
+    Request(String method, List<JsonValue> args) {
+      this.method = method;
+      row = Operations.find(method);
+      if (row == null) throw new IllegalArgumentException("not an operation of the contract");
+      String[] params = Operations.params(row);
+      int n = args.size();
+      if (n > params.length || n < params.length - (method.equals("concat") ? 1 : 0))
+        throw new IllegalArgumentException("takes " + params.length + " arguments, got " + n);
+      values = new Object[n];
+      try {
+        for (int i = 0; i < n; ++i) {
+          String[] p = params[i].split(":");
+          values[i] = Operations.argument(args.get(i), p[1], p[0]);
+        }
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException(e.getMessage());
       }
-    } catch (JsonException | IllegalArgumentException | ArithmeticException e) {
+    }
+  }
+
+  // The calls of the command line; the exit status (2 when the last answer was a fault).
+  private static int run(String endpoint, boolean literal, String method, List<JsonValue> args,
+      int repeat) {
+    Request r = null;
+    try {
+      r = new Request(method, args);
+    } catch (IllegalArgumentException e) {
       fail("call " + method + ": " + e.getMessage());
     }
     int status = 0;
     try {
-      Call call = newCall(endpoint, row, n, literal);
+      Call call = newCall(endpoint, r.row, r.values.length, literal);
       for (int i = 0; i < repeat; ++i) {
-        String line;
-        try {
-          line = CanonicalJson.response(method, plain(call.invoke(values)));
-          status = 0;
-        } catch (AxisFault f) {
-          if (f.detail instanceof java.io.IOException) throw f; // no answer: an error
-          line = CanonicalJson.fault(code(f), f.getFaultString());
-          status = 2;
-        }
+        String line = answer(call, r);
+        status = line.startsWith("{\"kind\":\"fault\"") ? 2 : 0;
         System.out.println(line);
       }
     } catch (Exception e) {
@@ -106,6 +137,45 @@ public final class AxisClient {
     }
     System.out.flush();
     return status;
+  }
+
+  // --batch FILE: one call per line, a JSON array [METHOD, ARGS...]; one line out per call, its
+  // answer's canonical JSON or "error: WHY" (the JVM started once for all of them, as the
+  // interop matrix runs it). Exit 0 when every line was answered (a fault is an answer), else 1.
+  private static int runBatch(String endpoint, boolean literal, String file) {
+    List<String> lines = null;
+    try {
+      lines = java.nio.file.Files.readAllLines(java.nio.file.Paths.get(file));
+    } catch (java.io.IOException e) {
+      fail("cannot read " + file + ": " + e);
+    }
+    int status = 0;
+    for (String line : lines) {
+      if (line.isBlank()) continue;
+      String out;
+      try {
+        List<JsonValue> call = parse(line).asJsonArray();
+        String method = ((JsonString) call.get(0)).getString();
+        Request r = new Request(method, call.subList(1, call.size()));
+        out = answer(newCall(endpoint, r.row, r.values.length, literal), r);
+      } catch (Exception e) {
+        out = "error: " + e.toString().replace('\n', ' ');
+        status = 1;
+      }
+      System.out.println(out);
+    }
+    System.out.flush();
+    return status;
+  }
+
+  // The answer's canonical JSON: a response or a fault; an exception when there is none.
+  private static String answer(Call call, Request r) throws Exception {
+    try {
+      return CanonicalJson.response(r.method, plain(call.invoke(r.values)));
+    } catch (AxisFault f) {
+      if (f.detail instanceof java.io.IOException) throw f; // no answer: an error
+      return CanonicalJson.fault(code(f), f.getFaultString());
+    }
   }
 
   // A Call at `endpoint` for the operation of `row` with `nparams` params, its beans registered
