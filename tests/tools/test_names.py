@@ -43,7 +43,9 @@ class NamesTest(unittest.TestCase):
                 kind, _f = names.parse(gbench.pair_name(name))
                 self.assertIsNotNone(kind, f"{name} ({p})")
                 seen.add(kind)
-        self.assertEqual(seen, {k["kind"] for k in names.schema()["kinds"]})
+        # jvm: jvm_decode_bench's rows (bench.jvm_decode.full, label full), not in the committed
+        # runs; tests/tools/test_report_java.py parses them.
+        self.assertEqual(seen, {k["kind"] for k in names.schema()["kinds"]} - {"jvm"})
 
     def registered(self, variable, *args):
         """The names a benchmark program registers (--benchmark_list_tests), or a skip."""

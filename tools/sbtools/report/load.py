@@ -1,6 +1,7 @@
 """Load: transactions per second against concurrency (tools/load_bench): closed-loop TPS per
 family and server, the open loop's latency against rate, generator-bound points and the
 generator's capacity (issue 14)."""
+from sbtools import names
 from sbtools.fmt import table, us, whole
 from sbtools.paths import rel
 
@@ -10,9 +11,15 @@ CAPACITY_TARGET = 3  # issue 14: the generator drives at least this × our faste
 GENERATOR_BOUND_SHARE = 0.9  # a point whose generator threads were this busy is generator-bound
 
 
+JVM_LABEL = "JVM, after warm-up"  # a JVM server's label: loaded only after its JIT warm-up
+
+
 def label(run):
-    """A load sweep's line label: the server and, for ours, its adapter."""
-    return f"{run['server']} ({run['parser']})" if run["server"] == "soapbench" else run["server"]
+    """A load sweep's line label: the server and, for ours, its adapter; a JVM server says it
+    was warmed up first (its figures are steady-state JVM ones, not C++ ones)."""
+    if run["server"] == "soapbench":
+        return f"{run['server']} ({run['parser']})"
+    return f"{run['server']} ({JVM_LABEL})" if names.is_jvm_stack(run["server"]) else run["server"]
 
 
 def capacity(doc):
@@ -73,12 +80,12 @@ def tps_table(runs, call):
 def open_table(runs):
     def us_of(v):
         return us(v * 1000 if v else None)
-    rows = [[f"`{r['family']}`", r["call"], whole(p["rate"]), whole(p["tps"]), us_of(p["p50_us"]),
-             us_of(p["p99_us"]), us_of(p["p999_us"]), str(p["errors_total"]),
+    rows = [[f"`{r['family']}`", label(r), r["call"], whole(p["rate"]), whole(p["tps"]),
+             us_of(p["p50_us"]), us_of(p["p99_us"]), us_of(p["p999_us"]), str(p["errors_total"]),
              str(p.get("unsent", 0))]
             for r in runs if r["mode"] == "open" for p in r["points"]]
-    return table(["family", "call", "rate asked", "TPS", "p50 µs", "p99 µs", "p99.9 µs", "errors",
-                  "unsent"], rows, ["l", "l"] + ["r"] * 7) if rows else None
+    return table(["family", "server", "call", "rate asked", "TPS", "p50 µs", "p99 µs", "p99.9 µs",
+                  "errors", "unsent"], rows, ["l", "l", "l"] + ["r"] * 7) if rows else None
 
 
 def capacity_text(c):
@@ -110,6 +117,19 @@ def capacity_text(c):
             f"is {c['tps'] / y:.2f}× the peak, where {limit}.)")
 
 
+def jvm_note(runs):
+    """What the reader must know about JVM servers' rows, or ''."""
+    jvm = sorted({r["server"] for r in runs if names.is_jvm_stack(r["server"])})
+    if not jvm:
+        return ""
+    return (" Rows marked *" + JVM_LABEL + "* are servers on the JVM (" + ", ".join(jvm) +
+            "): each answered the corpus's round-trip calls thousands of times before it was "
+            "loaded (JIT warm-up, logged apart), so they are steady-state JVM figures."
+            + (" Apache Axis answers HTTP/1.0 and closes every connection, so each of its calls "
+               "includes a TCP connect (the generator reconnects)."
+               if any(s.startswith("axis") for s in jvm) else ""))
+
+
 def markdown(d, charts):
     if d["error"]:
         return f"`{d['path']}` {d['error']}"
@@ -121,7 +141,8 @@ def markdown(d, charts):
             "answer is an error, never throughput). The encoding-style study's figures: "
             "transactions per second against concurrency for 2,500 and 7,500 byte responses per "
             "family (it measured rpc/encoded falling from 19.8 to 5.3 TPS while document/literal "
-            "held at 24). CPU µs/call: the server's at the highest connection count."]
+            "held at 24). CPU µs/call: the server's at the highest connection count."
+            + jvm_note(d["runs"])]
     for call in d["closed_calls"]:
         text += ["", f"**{call}**, closed loop:", "", tps_table(d["runs"], call)]
     opened = open_table(d["runs"])

@@ -1,5 +1,7 @@
-"""Real stacks: stacks_bench's keep-alive round trips per <client>~<server> pair, and each
-stack's own deserializer beside our adapters on the same corpus file."""
+"""Real stacks: stacks_bench's round trips per <client>~<server> pair (keep-alive, and a new
+connection per call where a stack closes every connection: Apache Axis), and each stack's own
+deserializer beside our adapters on the same corpus file. Stacks on the JVM (names.is_jvm_stack)
+are labelled as timed after the JIT's warm-up wherever they appear."""
 from sbtools import names
 from sbtools.fmt import fmt_num, short, table, us
 from sbtools.report.data import MARK, NOISY, call_key, families_in, total_ns
@@ -58,16 +60,21 @@ def decoders(data, dec):
 
 
 def compute(run):
-    rt, dec = {}, {}  # (family, pair, call) keep-alive; (stack, family, message)
+    rt, nc, dec = {}, {}, {}  # (family, pair, call) keep-alive, new connection; (stack, family, msg)
     for f, r in run.data.stacks_of_kind("roundtrip"):
-        if f["variant"] == "keepalive":
-            rt[(f["family"], f["parser"], f["call"])] = r
+        if f["variant"] in ("keepalive", "newconn"):
+            (rt if f["variant"] == "keepalive" else nc)[(f["family"], f["parser"], f["call"])] = r
     for f, r in run.data.stacks_of_kind("level"):
         if f["level"] == "decode" and "/" not in f["file"]:
             dec[(f["adapter"], f["family"], f["file"])] = r
-    if not rt and not dec:
+    # New-connection rows of the families a JVM stack ran in (the scripting stacks' own newconn
+    # rows are the Scripting section's).
+    jvm_families = {f for (f, p, _c) in nc if names.is_jvm_stack(p)}
+    nc = {k: r for k, r in nc.items() if k[0] in jvm_families}
+    if not rt and not nc and not dec:
         return None
     return {"roundtrips": roundtrips(run.data, rt) if rt else None,
+            "newconn": roundtrips(run.data, nc) if nc else None,
             "no_bytes": sorted({p for (_f, p, _c), r in rt.items()
                                 if r.counter("bytes_sent") is None}),
             "decoders": decoders(run.data, dec) if dec else None}
@@ -76,6 +83,41 @@ def compute(run):
 def pair_cell(c):
     ratio = "" if c["ratio"] is None else f" ({c['ratio']:.2g}×)"
     return f"{us(c['ns'])}{ratio}{MARK if c['noisy'] else ''}"
+
+
+JVM_LABEL = "JVM, after warm-up"  # a JVM stack's column or row: timed after the JIT's warm-up
+
+
+def pair_head(p):
+    """A pair's column head; a pair with a JVM end says it was timed after warm-up."""
+    return f"`{p}` µs ({JVM_LABEL})" if names.is_jvm_stack(p) else f"`{p}` µs"
+
+
+def family_tables(families):
+    """Per family: its name and its table of pairs (µs and bytes per call)."""
+    text = []
+    for fam in families:
+        rows = []
+        for row in fam["rows"]:
+            line = [f"`{row['call']}`"]
+            for p in fam["pairs"]:
+                c = row["cells"].get(p)
+                line += ["–", "–"] if c is None else [pair_cell(c), pair_bytes(c)]
+            rows.append(line)
+        head = ["call"] + [x for p in fam["pairs"] for x in (pair_head(p), "bytes")]
+        text += [f"**{fam['family']}**", "", table(head, rows), ""]
+    return text
+
+
+def jvm_note(families):
+    """The sentence that says which columns are JVM stacks, or ''."""
+    jvm = sorted({p for fam in families for p in fam["pairs"] if names.is_jvm_stack(p)})
+    if not jvm:
+        return ""
+    return (" Columns marked *" + JVM_LABEL + "* have a JVM stack at one end (" +
+            ", ".join(f"`{p}`" for p in jvm) + "): its server answered thousands of calls "
+            "before the first timed one (JIT warm-up, reported apart by the server), so these are "
+            "steady-state JVM times, not a cold start; they are not C++ times.")
 
 
 def pair_bytes(c):
@@ -96,18 +138,19 @@ def roundtrip_markdown(d):
     if d["no_bytes"]:
         text[0] += (" No byte counts for " + ", ".join(f"`{p}`" for p in d["no_bytes"]) +
                     ": that client does not expose its socket, and bytes are not estimated.")
-    text.append("")
-    for fam in d["roundtrips"]:
-        rows = []
-        for row in fam["rows"]:
-            line = [f"`{row['call']}`"]
-            for p in fam["pairs"]:
-                c = row["cells"].get(p)
-                line += ["–", "–"] if c is None else [pair_cell(c), pair_bytes(c)]
-            rows.append(line)
-        head = ["call"] + [x for p in fam["pairs"] for x in (f"`{p}` µs", "bytes")]
-        text += [f"**{fam['family']}**", "", table(head, rows), ""]
-    return text
+    text[0] += jvm_note(d["roundtrips"])
+    return text + [""] + family_tables(d["roundtrips"])
+
+
+def newconn_markdown(d):
+    text = ["A new connection per call (stacks_bench's `roundtrip/newconn/...` rows): for a stack "
+            "that closes every connection (Apache Axis's SimpleAxisServer answers HTTP/1.0 and "
+            "closes), our client calls every server of the table the same way, each a child "
+            "process of stacks_bench (`soapbench serve --threads 1` for "
+            f"`{REFERENCE_PAIR}`), every answer checked before timing. µs per call including "
+            "the TCP connect, in brackets the multiple of `" + REFERENCE_PAIR + "`; bytes sent / "
+            "received per call." + jvm_note(d["newconn"]), ""]
+    return text + family_tables(d["newconn"])
 
 
 def decoders_markdown(d):
@@ -137,4 +180,5 @@ def decoders_markdown(d):
 
 def markdown(d, _charts):
     return "\n".join((roundtrip_markdown(d) if d["roundtrips"] else []) +
+                     (newconn_markdown(d) if d.get("newconn") else []) +
                      (decoders_markdown(d["decoders"]) if d["decoders"] else []))
