@@ -271,6 +271,11 @@ def parse_args(argv):
 def main(argv=None):
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     import tempfile
+    try:  # before the sweeps, not after minutes of them: the id the document is filed under
+        machine = store.this_machine(paths.RESULTS_DIR, args.build_dir, args.machine)
+    except gbench.ResultError as e:
+        print(f"{TOOL}: {e}", file=sys.stderr)
+        return 1
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     if os.path.exists(args.json + ".axis.log"):
         os.remove(args.json + ".axis.log")  # this run's JVM logs only
@@ -283,8 +288,7 @@ def main(argv=None):
         except (gbench.ResultError, subprocess.SubprocessError, OSError) as e:
             print(f"{TOOL}: {e}", file=sys.stderr)
             return 1
-    doc = {"tool": TOOL, "machine_id": store.this_machine(paths.RESULTS_DIR, args.build_dir,
-                                                       args.machine),
+    doc = {"tool": TOOL, "machine_id": machine,
            "context": {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                        "git_sha": store.source_sha(),
                        "duration_s": args.duration, "warmup_s": args.warmup,
