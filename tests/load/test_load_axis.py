@@ -49,6 +49,11 @@ class AxisLoadSliceTest(unittest.TestCase):
             self.assertNotIn("error", r)
             for p in r["points"]:
                 self.assertEqual(p["errors_total"], 0, p)
+                if r["mode"] == "open" and p["rate"] > 0.5 * peak:
+                    # Beyond what Axis keeps up with, a point may send nothing in its window
+                    # (every connection still busy: `unsent`, saturation, not an error).
+                    self.assertGreater(p["calls"] + p["unsent"], 0, p)
+                    continue
                 self.assertGreater(p["calls"], 0, p)
                 self.assertGreater(p["tps"], 0, p)
                 self.assertIsNotNone(p["p50_us"], p)
