@@ -102,6 +102,12 @@ class ClassicTest(Report):
         self.assertIn("JVM now: XPP3 3.2× faster than Xerces-J DOM", java)
         self.assertIn("2001: 4.9×", java)
         self.assertNotIn("pugixml", java)
+        # The C++ pull/DOM ratio reads the right way round whichever model is the faster.
+        from sbtools.report import classic
+        self.assertEqual(classic.faster("`p` (pull)", "`d` (DOM)", 6.7 ** -1),
+                         "`d` (DOM) 6.7× faster than `p` (pull)")
+        self.assertEqual(classic.faster("XPP3", "Xerces-J DOM", 3.2),
+                         "XPP3 3.2× faster than Xerces-J DOM")
 
 
 class LoadTest(Report):

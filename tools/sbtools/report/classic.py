@@ -95,12 +95,20 @@ def jvm_markdown(d):
     ratios = [f"2001: {then['DOM'] / then['pull']:.1f}× (DOM {then['DOM']:.0f} µs, pull "
               f"{then['pull']:.0f} µs)"]
     if pull and dom:
-        ratios.append(f"JVM now: XPP3 {dom['ns'] / pull['ns']:.1f}× faster than Xerces-J DOM")
+        ratios.append("JVM now: " + faster("XPP3", "Xerces-J DOM", dom["ns"] / pull["ns"]))
     cpp = d.get("cpp_pull_vs_dom")
     if cpp:
-        ratios.append(f"C++ now: `{cpp[0]['adapter']}` (pull) {cpp[2]:.1f}× faster than "
-                      f"`{cpp[1]['adapter']}` (DOM), the fastest of each model above")
+        ratios.append("C++ now, the fastest adapter of each model above: " +
+                      faster(f"`{cpp[0]['adapter']}` (pull)", f"`{cpp[1]['adapter']}` (DOM)",
+                             cpp[2]))
     return text + ["", "Pull against DOM on this envelope — " + "; ".join(ratios) + "."]
+
+
+def faster(pull, dom, dom_over_pull):
+    """'PULL n× faster than DOM', or the other way round when the DOM parser is the faster."""
+    if dom_over_pull >= 1:
+        return f"{pull} {dom_over_pull:.1f}× faster than {dom}"
+    return f"{dom} {1 / dom_over_pull:.1f}× faster than {pull}"
 
 
 def markdown(d, _charts):
