@@ -240,8 +240,10 @@ std::vector<std::string> Matrix::batch_answers(const std::string& client, const 
 
 void Matrix::run_pair(const std::string& client, const std::string& server, rpc::Family f) {
   const std::string family(rpc::family_name(f));
-  for (const std::string& stack : {client, server}) {
-    if (stack != "soapbench" && program(stack, stack == server).empty()) {
+  // The client's program, then the server's (a stack against itself needs both).
+  for (const bool is_server : {false, true}) {
+    const std::string& stack = is_server ? server : client;
+    if (stack != "soapbench" && program(stack, is_server).empty()) {
       cells_.push_back({client, server, family, "*", "off", stack + " not built"});
       return;
     }

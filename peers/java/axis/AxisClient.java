@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import javax.json.Json;
 import javax.json.JsonException;
-import javax.json.JsonString;
 import javax.json.JsonValue;
 import javax.xml.namespace.QName;
 import org.apache.axis.AxisFault;
@@ -33,22 +32,24 @@ public final class AxisClient {
   private static final String NAME = "axis_client";
   private static final String USAGE = NAME
       + ": one call of the soapbench service through Apache Axis 1.4's client; canonical JSON out\n"
-      + "Usage: " + NAME + " --url URL [--family F] [--repeat N] METHOD [ARGS...]\n"
-      + "       " + NAME + " --url URL [--family F] --batch FILE\n\n"
-      + "  --url URL      server base URL, http://host:port (SOAP goes to URL/soap)\n"
-      + "  --family F     soap11-rpc-encoded (default) or soap11-rpc-literal\n"
-      + "  --repeat N     make the call N times (one output line per call)\n"
-      + "  --batch FILE   the calls of FILE, one per line as a JSON array [METHOD, ARGS...], in one\n"
-      + "                 JVM; a line out per call: its canonical JSON or \"error: WHY\"\n\n"
+      + "Usage: " + NAME + " --url URL [--family F] [--repeat N] [--timeout-ms N] METHOD [ARGS...]"
+      + " [--then METHOD [ARGS...]]...\n\n"
+      + "  --url URL       server base URL, http://host:port (SOAP goes to URL/soap)\n"
+      + "  --family F      soap11-rpc-encoded (default) or soap11-rpc-literal\n"
+      + "  --repeat N      make the call N times (one output line per call)\n"
+      + "  --timeout-ms N  Axis's call timeout (default 30000)\n"
+      + "  --then          another call follows, made in the same JVM (its answer on the next line;\n"
+      + "                  a call it cannot make is a {\"kind\":\"error\",...} line and exit 1)\n\n"
       + "ARGS: the operation's parameters as JSON values, typed by the contract: 2, 1.5, \"text\",\n"
       + "[1,2], {\"id\":1,...}; a dateTime or base64 param takes its text form.\n";
 
   public static void main(String[] args) {
     String url = null;
     String family = "soap11-rpc-encoded";
-    String batch = null;
     int repeat = 1;
-    List<String> rest = new ArrayList<>();
+    int timeoutMs = 30000;
+    List<List<String>> calls = new ArrayList<>(); // METHOD ARGS... per call, --then between
+    calls.add(new ArrayList<>());
     for (int i = 0; i < args.length; ++i) {
       boolean value = i + 1 < args.length;
       if (args[i].equals("--help") || args[i].equals("-h")) {
@@ -57,24 +58,26 @@ public final class AxisClient {
       } else if (args[i].equals("--url") && value) url = args[++i];
       else if (args[i].equals("--family") && value) family = args[++i];
       else if (args[i].equals("--repeat") && value) repeat = Integer.parseInt(args[++i]);
-      else if (args[i].equals("--batch") && value) batch = args[++i];
+      else if (args[i].equals("--timeout-ms") && value) timeoutMs = Integer.parseInt(args[++i]);
+      else if (args[i].equals("--then")) calls.add(new ArrayList<>());
       else if (args[i].startsWith("--")) fail("unknown option or missing value: " + args[i]);
-      else rest.add(args[i]);
+      else calls.get(calls.size() - 1).add(args[i]);
     }
-    if (url == null || rest.isEmpty() == (batch == null))
-      fail("--url and METHOD (or --batch FILE) are required (see --help)");
+    if (url == null || calls.stream().anyMatch(List::isEmpty))
+      fail("--url and METHOD (before and after every --then) are required (see --help)");
     if (!family.equals("soap11-rpc-encoded") && !family.equals("soap11-rpc-literal"))
       fail("unknown --family " + family + " (soap11-rpc-encoded, soap11-rpc-literal)");
     String endpoint = url + "/soap";
     boolean literal = family.endsWith("literal");
-    if (batch != null) System.exit(runBatch(endpoint, literal, batch));
+    if (calls.size() > 1) System.exit(runBatch(endpoint, literal, calls, timeoutMs));
+    List<String> rest = calls.get(0);
     List<JsonValue> json = new ArrayList<>();
     try {
       for (String a : rest.subList(1, rest.size())) json.add(parse(a));
     } catch (JsonException e) {
       fail("call " + rest.get(0) + ": " + e.getMessage());
     }
-    System.exit(run(endpoint, literal, rest.get(0), json, repeat));
+    System.exit(run(endpoint, literal, rest.get(0), json, repeat, timeoutMs));
   }
 
   private static void fail(String why) {
@@ -115,7 +118,7 @@ public final class AxisClient {
 
   // The calls of the command line; the exit status (2 when the last answer was a fault).
   private static int run(String endpoint, boolean literal, String method, List<JsonValue> args,
-      int repeat) {
+      int repeat, int timeoutMs) {
     Request r = null;
     try {
       r = new Request(method, args);
@@ -124,7 +127,7 @@ public final class AxisClient {
     }
     int status = 0;
     try {
-      Call call = newCall(endpoint, r.row, r.values.length, literal);
+      Call call = newCall(endpoint, r.row, r.values.length, literal, timeoutMs);
       for (int i = 0; i < repeat; ++i) {
         String line = answer(call, r);
         status = line.startsWith("{\"kind\":\"fault\"") ? 2 : 0;
@@ -139,27 +142,24 @@ public final class AxisClient {
     return status;
   }
 
-  // --batch FILE: one call per line, a JSON array [METHOD, ARGS...]; one line out per call, its
-  // answer's canonical JSON or "error: WHY" (the JVM started once for all of them, as the
-  // interop matrix runs it). Exit 0 when every line was answered (a fault is an answer), else 1.
-  private static int runBatch(String endpoint, boolean literal, String file) {
-    List<String> lines = null;
-    try {
-      lines = java.nio.file.Files.readAllLines(java.nio.file.Paths.get(file));
-    } catch (java.io.IOException e) {
-      fail("cannot read " + file + ": " + e);
-    }
+  // Calls joined by --then, in one JVM (as the interop matrix runs a JVM client: once per
+  // client -> server pair): one line out per call, its answer's canonical JSON or, for a call it
+  // could not make, {"kind":"error","message":WHY} (also on stderr). Exit 1 after such a call.
+  private static int runBatch(String endpoint, boolean literal, List<List<String>> calls,
+      int timeoutMs) {
     int status = 0;
-    for (String line : lines) {
-      if (line.isBlank()) continue;
+    for (List<String> c : calls) {
       String out;
       try {
-        List<JsonValue> call = parse(line).asJsonArray();
-        String method = ((JsonString) call.get(0)).getString();
-        Request r = new Request(method, call.subList(1, call.size()));
-        out = answer(newCall(endpoint, r.row, r.values.length, literal), r);
+        List<JsonValue> json = new ArrayList<>();
+        for (String a : c.subList(1, c.size())) json.add(parse(a));
+        Request r = new Request(c.get(0), json);
+        out = answer(newCall(endpoint, r.row, r.values.length, literal, timeoutMs), r);
       } catch (Exception e) {
-        out = "error: " + e.toString().replace('\n', ' ');
+        System.err.println(NAME + ": call " + c.get(0) + ": " + e);
+        StringBuilder line = new StringBuilder("{\"kind\":\"error\",\"message\":");
+        CanonicalJson.string(line, e.toString());
+        out = line.append('}').toString();
         status = 1;
       }
       System.out.println(out);
@@ -180,8 +180,8 @@ public final class AxisClient {
 
   // A Call at `endpoint` for the operation of `row` with `nparams` params, its beans registered
   // for the family's encoding (rpc/literal: no encoding style).
-  private static Call newCall(String endpoint, String[] row, int nparams, boolean literal)
-      throws Exception {
+  private static Call newCall(String endpoint, String[] row, int nparams, boolean literal,
+      int timeoutMs) throws Exception {
     Service service = new Service();
     Call call = (Call) service.createCall();
     // As axis_server's dotNetSoapEncFix (a service option, which a client has no service to
@@ -189,6 +189,7 @@ public final class AxisClient {
     // soapenc:string, which gSOAP refuses in its arrays of strings.
     TypeMappingImpl.dotnet_soapenc_bugfix = true;
     call.setTargetEndpointAddress(new java.net.URL(endpoint));
+    call.setTimeout(timeoutMs);
     call.setOperation(Operations.describe(row, nparams, literal));
     call.setEncodingStyle(literal ? "" : Constants.URI_SOAP11_ENC);
     call.setSOAPActionURI("");
