@@ -126,7 +126,7 @@ def post(server, body):
         return e.code, e.read()
 
 
-def post_raw(server, body, timeout):
+def post_raw(server, body, timeout=HOSTILE_TIMEOUT):
     """(HTTP status or 0 when none came within `timeout` seconds, body) of POSTing `body` with
     Connection: close over a raw socket."""
     host, port = SERVERS[server][1][len('http://'):].split(':')
