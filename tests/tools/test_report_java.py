@@ -111,7 +111,7 @@ class ClassicTest(Report):
 
 
 class LoadTest(Report):
-    def test_axis_rows_labelled_beside_gsoap_and_ours(self):
+    def test_axis_and_jaxws_rows_labelled_beside_gsoap(self):
         def point(mode, conns, tps, rate=None):
             return {"mode": mode, "connections": conns, "rate": rate, "tps": tps,
                     "p50_us": 1000.0, "p90_us": 1500.0, "p99_us": 9000.0, "p999_us": 20000.0,
@@ -123,6 +123,9 @@ class LoadTest(Report):
         runs.append({"server": "axis", "server_id": "axis", "parser": None,
                      "family": "soap11-rpc-encoded", "call": "respond.7500B", "mode": "open",
                      "points": [point("open", 64, 350, rate=350.0)]})
+        runs.append({"server": "jaxws", "server_id": "jaxws", "parser": None,
+                     "family": "soap11-doc-literal", "call": "respond.7500B", "mode": "closed",
+                     "points": [point("closed", 1, 650), point("closed", 64, 2400)]})
         path = dump({"tool": "tools/load_bench", "machine_id": "x", "context": {"command": "lb"},
                      "runs": runs, "capacity": None}, self.path("load_bench.json"))
         text = section(self.report(extra=("--load", path)),
@@ -131,7 +134,9 @@ class LoadTest(Report):
         self.assertIn("| `soap11-rpc-encoded` | axis (" + JVM + ") | 700 | 1,400 | 0 | 420 |", text)
         self.assertIn("| `soap11-rpc-encoded` | axis (" + JVM + ") | respond.7500B | 350 | 350 |",
                       text)
-        self.assertIn("servers on the JVM (axis)", text)
+        self.assertIn("| `soap11-doc-literal` | jaxws (" + JVM + ") | 650 | 2,400 | 0 | 420 |",
+                      text)
+        self.assertIn("servers on the JVM (axis, jaxws)", text)
         self.assertIn("closes every connection", text)
 
 

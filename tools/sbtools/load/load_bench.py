@@ -6,9 +6,10 @@ and latencies; this script only starts servers and collects its JSON) runs a clo
 of connections for respond.2500B and respond.7500B in each SOAP 1.1 style (rpc/encoded,
 rpc/literal, doc/literal), XML-RPC and JSON-RPC, against `soapbench serve` with its default and
 its fastest-mode XML adapter and against the peers that speak the family (gsoap_server per SOAP
-style, xmlrpc_c_server, Apache Axis 1.4 on the JVM in SOAP 1.1's rpc styles, warmed up before
-it serves). Then open-loop sweeps (latency from each call's due time against achieved rate: the
-hockey stick), on our server and on Axis, at fractions of the closed-loop peak each reached.
+style, xmlrpc_c_server, and on the JVM Apache Axis 1.4 in SOAP 1.1's rpc styles and the JAX-WS
+RI in document/literal, each warmed up before it serves). Then open-loop sweeps (latency from each
+call's due time against achieved rate: the hockey stick), on our server and on the JVM stacks, at
+fractions of the closed-loop peak each reached.
 Servers run pinned to one CPU, the generator on the other, as in tools/server_load. Writes
 load_bench.json (every `soapbench load` point with its server, family and call); exit 1 when a
 point had errors or a server could not be loaded.
@@ -39,22 +40,28 @@ def load_options(family):
 STUDY_PROTOCOLS = ("soap11", "xmlrpc", "jsonrpc")
 FAMILIES = [f for f in cc.FAMILIES if cc.protocol_of(f) in STUDY_PROTOCOLS]
 XML_FAMILIES = [f for f in FAMILIES if f in cc.XML_FAMILIES]
-# What Apache Axis (peers/java/axis_server) serves: SOAP 1.1's rpc styles.
-AXIS_FAMILIES = ("soap11-rpc-encoded", "soap11-rpc-literal")
+# The JVM servers (peers/java/): id -> (the program under the build tree, the study's families
+# it serves). Apache Axis: SOAP 1.1's rpc styles; the JAX-WS RI: document/literal.
+JVM_SERVERS = {
+    "axis": (("peers", "java", "axis_server"), ("soap11-rpc-encoded", "soap11-rpc-literal")),
+    "jaxws": (("peers", "java", "jaxws", "jaxws_server"), ("soap11-doc-literal",)),
+}
 OPEN_FRACTIONS = [0.25, 0.5, 0.75, 0.9, 1.0, 1.2]
 # The capacity step: the call nginx answers (tools/server_load's floor) and its family.
 CAPACITY_CALL = "getRate"
 CAPACITY_FAMILY = server_load.CALL_FAMILIES[CAPACITY_CALL]
 
-# Calls axis_server answers before its serving line (its JIT warm-up, printed on its stderr, which
-# goes to a file beside --json: <json>.axis.log).
-AXIS_WARMUP_CALLS = 3000
+# Calls a JVM server answers before its serving line (its JIT warm-up, printed on its stderr, which
+# goes to a file beside --json: <json>.<server id>.log).
+JVM_WARMUP_CALLS = 3000
 
 EPILOG = """\
 examples:
   tools/load_bench                                   # the matrix, 1 s per point (about 5 min)
   tools/load_bench --servers axis,gsoap --families soap11-rpc-encoded,soap11-rpc-literal
                                                      # Axis beside gSOAP, open loop on Axis
+  tools/load_bench --servers jaxws,gsoap,soapbench-default --families soap11-doc-literal
+                                                     # JAX-WS beside gSOAP and ours
   tools/load_bench --servers soapbench-default --families xmlrpc --connections 1,8 \\
       --duration 0.5 --open-family none              # a slice
 """
@@ -70,12 +77,18 @@ def server_table(args):
         "gsoap": ("gsoap", [f for f in XML_FAMILIES if cc.protocol_of(f) == "soap11"],
                   lambda f: [args.gsoap_server, "--family", f]),
         "xmlrpc-c": ("xmlrpc-c", ["xmlrpc"], lambda f: [args.xmlrpc_c_server]),
-        "axis": ("axis", list(AXIS_FAMILIES),
-                 lambda f: [args.axis_server, "--family", f, "--warmup", str(args.axis_warmup)]),
     }
-    exe = {"gsoap": args.gsoap_server, "xmlrpc-c": args.xmlrpc_c_server,
-           "axis": args.axis_server}
+    exe = {"gsoap": args.gsoap_server, "xmlrpc-c": args.xmlrpc_c_server}
+    for sid, (path, families) in JVM_SERVERS.items():
+        exe[sid] = os.path.join(args.build_dir, *path)
+        table[sid] = (sid, list(families), lambda f, program=exe[sid]: [
+            program, "--family", f, "--warmup", str(args.jvm_warmup)])
     return {k: v for k, v in table.items() if os.access(exe.get(k, args.soapbench), os.X_OK)}
+
+
+def jvm_log(args, sid):
+    """Where a JVM server's stderr (its warm-up line, its exceptions) goes: beside --json."""
+    return f"{args.json}.{sid}.log"
 
 
 def run_load(args, server, family, call, sweep):
@@ -98,7 +111,7 @@ def run_load(args, server, family, call, sweep):
 def measure(args, sid, name, family, argv, sweep, mode):
     """One server started for one family, one sweep per call: the run records."""
     runs = []
-    log = open(args.json + f".{sid}.log", "a", encoding="utf-8") if sid == "axis" else None
+    log = open(jvm_log(args, sid), "a", encoding="utf-8") if sid in JVM_SERVERS else None
     try:
         server = server_load.RunningServer(server_load.Server(sid, name, None, [], argv(family)),
                                            args.server_cpu, [], stderr=log)
@@ -226,8 +239,8 @@ def parse_args(argv):
     csv = lambda s: [x for x in s.split(",") if x]  # noqa: E731
     ap.add_argument("--build-dir", default=paths.BUILD_DIR, help="the build tree (default build/)")
     ap.add_argument("--servers", type=csv, default=["soapbench-default", "soapbench-fastest",
-                                                    "gsoap", "xmlrpc-c", "axis"],
-                    help="comma-separated server ids (default: all five; a peer not built is "
+                                                    "gsoap", "xmlrpc-c", *JVM_SERVERS],
+                    help="comma-separated server ids (default: all six; a peer not built is "
                          "left out)")
     ap.add_argument("--families", type=csv, default=list(FAMILIES),
                     help=f"comma-separated families (default: {','.join(FAMILIES)})")
@@ -239,12 +252,13 @@ def parse_args(argv):
     ap.add_argument("--open-family", default="soap11-doc-literal",
                     help="family of the open-loop sweeps ('none': no sweep); a server that does "
                          "not serve it is swept on the first of --families it serves")
-    ap.add_argument("--open-servers", type=csv, default=["soapbench-default", "axis"],
+    open_servers = ["soapbench-default", *JVM_SERVERS]
+    ap.add_argument("--open-servers", type=csv, default=open_servers,
                     help="servers of the open-loop sweeps, among --servers (default "
-                         "soapbench-default,axis)")
-    ap.add_argument("--axis-warmup", type=int, default=AXIS_WARMUP_CALLS,
-                    help=f"calls axis_server answers before it is loaded (JIT warm-up; default "
-                         f"{AXIS_WARMUP_CALLS})")
+                         f"{','.join(open_servers)})")
+    ap.add_argument("--jvm-warmup", type=int, default=JVM_WARMUP_CALLS,
+                    help=f"calls a JVM server (Axis, JAX-WS) answers before it is loaded (JIT "
+                         f"warm-up; default {JVM_WARMUP_CALLS})")
     ap.add_argument("--open-connections", type=int, default=64,
                     help="connection pool of the open loop (default 64)")
     ap.add_argument("--capacity-connections", type=int, default=64,
@@ -263,7 +277,6 @@ def parse_args(argv):
     args.soapbench = os.path.join(args.build_dir, "soapbench")
     args.gsoap_server = os.path.join(args.build_dir, "peers", "gsoap", "gsoap_server")
     args.xmlrpc_c_server = os.path.join(args.build_dir, "peers", "xmlrpc-c", "xmlrpc_c_server")
-    args.axis_server = os.path.join(args.build_dir, "peers", "java", "axis_server")
     args.json = args.json or os.path.join(args.build_dir, "results", "load_bench.json")
     return args
 
@@ -277,8 +290,9 @@ def main(argv=None):
         print(f"{TOOL}: {e}", file=sys.stderr)
         return 1
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    if os.path.exists(args.json + ".axis.log"):
-        os.remove(args.json + ".axis.log")  # this run's JVM logs only
+    for sid in JVM_SERVERS:  # this run's JVM logs only
+        if os.path.exists(jvm_log(args, sid)):
+            os.remove(jvm_log(args, sid))
     with tempfile.TemporaryDirectory(prefix="sb-load-bench-") as args.tmp:
         try:
             table = server_table(args)
