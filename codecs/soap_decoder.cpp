@@ -488,6 +488,8 @@ bool SoapDecoder::text(std::string_view chars) {
     case Frame::fault_detail_code:
       text_.append(chars);
       return true;
+    case Frame::fault_detail_entry:  // another stack's own detail (Axis: stackTrace, hostname)
+      return true;
     default:
       break;
   }

@@ -107,6 +107,46 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
   EXPECT_GE(checked, 5);
 }
 
+// A fault's <detail> may carry another stack's own entries with text (Apache Axis adds its
+// stackTrace and hostname): they are skipped, the fault still decodes, and the contract's code
+// beside them is still read, by every XML adapter, in SOAP 1.1 and 1.2.
+TEST(DecodeFaultTest, AnotherStacksDetailEntriesAreSkipped) {
+  const std::string axis =
+      R"(<?xml version="1.0" encoding="utf-8"?><soapenv:Envelope xmlns:soapenv="http://schemas.)"
+      R"(xmlsoap.org/soap/envelope/"><soapenv:Body><soapenv:Fault><faultcode>soapenv:Server.)"
+      R"(userException</faultcode><faultstring>java.util.ConcurrentModificationException)"
+      R"(</faultstring><detail><ns1:stackTrace xmlns:ns1="http://xml.apache.org/axis/">java.util.)"
+      "ConcurrentModificationException\n\tat java.base/java.util.ArrayList.sort(ArrayList.java:"
+      R"(1723)</ns1:stackTrace><ns2:hostname xmlns:ns2="http://xml.apache.org/axis/">h</ns2:)"
+      R"(hostname><ns3:fault xmlns:ns3="urn:soapbench"><code>4</code></ns3:fault></detail>)"
+      R"(</soapenv:Fault></soapenv:Body></soapenv:Envelope>)";
+  const std::string soap12 =
+      R"(<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body><env:Fault>)"
+      R"(<env:Code><env:Value>env:Receiver</env:Value></env:Code><env:Reason><env:Text )"
+      R"(xml:lang="en">boom</env:Text></env:Reason><env:Detail><t:trace xmlns:t="urn:x">at )"
+      R"(<t:frame>f()</t:frame> line 2</t:trace></env:Detail></env:Fault></env:Body>)"
+      R"(</env:Envelope>)";
+  const std::pair<std::string, std::string> cases[] = {
+      {axis, R"({"kind":"fault","code":4,"message":"java.util.ConcurrentModificationException"})"},
+      {soap12, R"({"kind":"fault","code":0,"message":"boom"})"},
+  };
+  int checked = 0;
+  for (const AdapterEntry& entry : adapters()) {
+    if (entry.info().format != Format::xml) continue;
+    std::unique_ptr<Adapter> adapter = entry.make(Limits{});
+    for (const auto& [message, expected] : cases) {
+      MessageBuffer buffer(message);
+      rpc::Message out;
+      DecodeReport report;
+      const Status s = adapter->decode(buffer, rpc::DecodeContext{}, out, report);
+      ASSERT_TRUE(s.ok()) << entry.info().name << ": " << s.describe();
+      EXPECT_EQ(rpc::to_canonical_json(out), expected) << entry.info().name;
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
+}
+
 }  // namespace
 // JSON objects are unordered: a struct typed by the contract comes out in the contract's member
 // order whatever order the message (or the library: Qt sorts keys) has, for every JSON adapter.
