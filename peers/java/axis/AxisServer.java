@@ -21,18 +21,22 @@ public final class AxisServer {
   public static void main(String[] args) throws Exception {
     String family = "soap11-rpc-encoded";
     int warmup = 0;
+    boolean asPackaged = false;
     java.util.List<String> rest = new java.util.ArrayList<>();
     for (int i = 0; i < args.length; ++i) {
       if (args[i].equals("--family") && i + 1 < args.length) family = args[++i];
       else if (args[i].equals("--warmup") && i + 1 < args.length)
         warmup = Integer.parseInt(args[++i]);
+      else if (args[i].equals("--as-packaged")) asPackaged = true;
       else rest.add(args[i]);
     }
     PeerOptions o = PeerOptions.parse(NAME,
         NAME + ": the soapbench contract on Apache Axis 1.4 (SimpleAxisServer)\n\n"
             + "  --family F      soap11-rpc-encoded (default) or soap11-rpc-literal\n"
             + "  --warmup N      before the serving line, answer N of the corpus's seed calls\n"
-            + "                  (JIT warm-up; its time is printed on stderr)",
+            + "                  (JIT warm-up; its time is printed on stderr)\n"
+            + "  --as-packaged   leave out the fix of AXIS-2909 (concurrent calls may get a\n"
+            + "                  ConcurrentModificationException fault: OverloadsFix.java)",
         rest.toArray(new String[0]));
     String wsdd = DESCRIPTORS.get(family);
     if (wsdd == null) {
@@ -47,6 +51,7 @@ public final class AxisServer {
       server.setMyConfig(new FileProvider(config));
       server.getAxisServer(); // reads the descriptor now, not on the first call
     }
+    if (!asPackaged) OverloadsFix.apply(server.getAxisServer());
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop));
     server.start(false);
     String host = socket.getInetAddress().getHostAddress();
