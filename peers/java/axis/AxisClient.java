@@ -44,6 +44,7 @@ public final class AxisClient {
       + "[1,2], {\"id\":1,...}; a dateTime or base64 param takes its text form.\n";
 
   public static void main(String[] args) {
+    CanonicalJson.utf8Stdout();
     String url = null;
     String family = "soap11-rpc-encoded";
     int repeat = 1;
@@ -171,7 +172,8 @@ public final class AxisClient {
   // The answer's canonical JSON: a response or a fault; an exception when there is none.
   private static String answer(Call call, Request r) throws Exception {
     try {
-      return CanonicalJson.response(r.method, plain(call.invoke(r.values)));
+      Object result = plain(call.invoke(r.values)); // its beans already Maps
+      return CanonicalJson.response(r.method, result, CanonicalJson.NO_BEANS);
     } catch (AxisFault f) {
       if (f.detail instanceof java.io.IOException) throw f; // no answer: an error
       return CanonicalJson.fault(code(f), f.getFaultString());

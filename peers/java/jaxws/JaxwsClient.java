@@ -21,6 +21,7 @@ import javax.xml.ws.WebServiceException;
 import javax.xml.ws.soap.SOAPBinding;
 import javax.xml.ws.soap.SOAPFaultException;
 import org.w3c.dom.Node;
+import soapbench.common.CanonicalJson;
 import soapbench.common.Contract;
 
 public final class JaxwsClient {
@@ -37,6 +38,7 @@ public final class JaxwsClient {
       + "ARGS: the operation's parameters as JSON values, typed by the contract.";
 
   public static void main(String[] argv) {
+    CanonicalJson.utf8Stdout();
     System.setProperty("com.sun.xml.ws.monitoring.client", "false");
     System.setProperty("javax.xml.soap.SAAJMetaFactory",
         "com.sun.xml.messaging.saaj.soap.SAAJMetaFactoryImpl");
@@ -97,7 +99,8 @@ public final class JaxwsClient {
   private static int call(Dispatch<Object> d, String method, CallArgs args, boolean batch) {
     try {
       Object response = d.invoke(request(method, args));
-      System.out.println(CanonicalJson.response(method, result(method, response)));
+      System.out.println(
+          CanonicalJson.response(method, result(method, response), JaxbBeans::plain));
       return 0;
     } catch (SOAPFaultException e) {
       System.out.println(fault(e.getFault()));
