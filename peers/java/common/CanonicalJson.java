@@ -38,8 +38,8 @@ public final class CanonicalJson {
 
   private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
 
-  // System.out as UTF-8 (the JDK encodes it in the locale's charset: '?' for every non-ASCII
-  // character under LANG=C), flushed at each line as the JDK's own.
+  // System.out as UTF-8 (JDK 17 encodes it in the locale's charset: '?' for every non-ASCII
+  // character when LANG is unset or C), flushed at each line as the JDK's own.
   public static void utf8Stdout() {
     System.setOut(new PrintStream(
         new BufferedOutputStream(new FileOutputStream(FileDescriptor.out)), true,
@@ -195,7 +195,7 @@ public final class CanonicalJson {
     if (Double.isNaN(d)) return "NaN";
     if (Double.isInfinite(d)) return d > 0 ? "Infinity" : "-Infinity";
     if (d == 0) return (1 / d < 0) ? "-0.0" : "0.0";
-    BigDecimal shortest = shortest(new BigDecimal(Math.abs(d)), Math.abs(d));
+    BigDecimal shortest = shortest(Math.abs(d));
     String digits = shortest.unscaledValue().toString().replaceAll("0+$", "");
     int exponent = shortest.precision() - shortest.scale() - 1; // d.ddd x 10^exponent
     String sign = d < 0 ? "-" : "";
@@ -210,24 +210,41 @@ public final class CanonicalJson {
     return sign + (plain.contains(".") ? plain : plain + ".0");
   }
 
-  // The fewest significant digits that read back as `d` (> 0, `exact` its value): at each
-  // precision both neighbours of `exact` are tried (the nearest alone misses where the double's
-  // rounding interval is lopsided, at powers of two); the nearer that reads back wins, a tie to
-  // the even last digit.
-  private static BigDecimal shortest(BigDecimal exact, double d) {
-    for (int p = 1; p < 17; ++p) {
-      BigDecimal down = exact.round(new MathContext(p, RoundingMode.DOWN));
-      BigDecimal up = exact.round(new MathContext(p, RoundingMode.UP));
-      boolean downOk = down.doubleValue() == d;
-      boolean upOk = up.doubleValue() == d;
-      if (downOk && upOk) {
-        int c = exact.subtract(down).compareTo(up.subtract(exact));
-        if (c != 0) return c < 0 ? down : up;
-        return exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
-      }
-      if (downOk) return down;
-      if (upOk) return up;
+  // The fewest significant digits that read back as `d` (> 0), the nearest to it among those.
+  // Fast path: a normal double has at most one decimal of 15 digits or fewer that reads back as
+  // it (15 digits always survive decimal -> double -> decimal), so Double.toString's digits are
+  // the answer when they are that short and read back. Else a binary search on the precision
+  // (a precision that reads back stays so with more digits) over the exact value's roundings.
+  private static BigDecimal shortest(double d) {
+    if (d >= Double.MIN_NORMAL) {
+      BigDecimal fast = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+      if (fast.precision() <= 15 && fast.doubleValue() == d) return fast;
     }
-    return exact.round(new MathContext(17, RoundingMode.HALF_EVEN)); // always reads back
+    BigDecimal exact = new BigDecimal(d);
+    int lo = 1;
+    int hi = 17; // 17 digits always read back
+    while (lo < hi) {
+      int mid = (lo + hi) / 2;
+      if (readsBack(exact, d, mid) != null) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo == 17 ? exact.round(new MathContext(17, RoundingMode.HALF_EVEN))
+                    : readsBack(exact, d, lo);
+  }
+
+  // The p-digit decimal nearest `exact` that reads back as `d`, or null. Both neighbours are
+  // tried: the nearest alone misses where the double's rounding interval is lopsided (at powers
+  // of two, 2^-44 as 5.684341886080802e-14); a tie goes to the even last digit.
+  private static BigDecimal readsBack(BigDecimal exact, double d, int p) {
+    BigDecimal down = exact.round(new MathContext(p, RoundingMode.DOWN));
+    BigDecimal up = exact.round(new MathContext(p, RoundingMode.UP));
+    boolean downOk = down.doubleValue() == d;
+    boolean upOk = up.doubleValue() == d;
+    if (downOk && upOk) {
+      int c = exact.subtract(down).compareTo(up.subtract(exact));
+      if (c != 0) return c < 0 ? down : up;
+      return exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+    }
+    return downOk ? down : upOk ? up : null;
   }
 }
