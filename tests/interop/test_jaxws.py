@@ -18,19 +18,15 @@ import glob
 import gzip
 import json
 import os
-import re
 import subprocess
 import sys
 import unittest
-import urllib.error
-import urllib.request
 
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'interop'))
 sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
 import test_java  # noqa: E402  (its CALLS, post_raw and start: the Axis peer's test)
-from test_wsdl import stop_server  # noqa: E402
 
 CORPUS = os.path.join(SOURCE_DIR, 'corpus')
 CALL_TIMEOUT = 60  # a batch of JVM client calls on a loaded 2-core machine
@@ -62,9 +58,7 @@ def setUpModule():
         raise
 
 
-def tearDownModule():
-    for proc, _ in SERVERS.values():
-        stop_server(proc)
+tearDownModule = test_java.tearDownModule  # stops every server test_java.start started
 
 
 def soapbench_call(server, family, *args):
