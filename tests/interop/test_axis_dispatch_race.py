@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """AXIS-2909 in Debian's Axis 1.4 and the peer's fix (peers/java/axis/OverloadsFix.java), shown
 by peers/java/axis_dispatch_race (Axis's engine from axis_server's deployment, 4 threads
-dispatching by QName as every request does), label unit.
+dispatching by QName as every request does), and axis_server applying it unless --as-packaged
+(its serving line says which), label unit.
 
-Usage: /usr/bin/python3 tests/interop/test_axis_dispatch_race.py AXIS_DISPATCH_RACE [unittest args]
+Usage: /usr/bin/python3 tests/interop/test_axis_dispatch_race.py AXIS_DISPATCH_RACE AXIS_SERVER
+       [unittest args]
 
 As packaged, concurrent dispatches lose the race (a ConcurrentModificationException, which Axis
 answers as a Server.userException fault): if that stops happening, Debian's Axis has the fix and
@@ -15,6 +17,7 @@ import sys
 import unittest
 
 PROGRAM = None  # axis_dispatch_race, from the command line
+SERVER = None  # axis_server, from the command line
 
 
 def race(*args):
@@ -30,6 +33,17 @@ def race(*args):
     return int(m.group(1)), int(m.group(2))
 
 
+def serving_line(*args):
+    """axis_server's serving line, the server then stopped."""
+    proc = subprocess.Popen([SERVER, "--port", "0", *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        return proc.stdout.readline()  # the JVM prints it once serving, or exits (EOF)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 class DispatchRaceTest(unittest.TestCase):
     def test_packaged_axis_loses_the_race(self):
         _dispatches, races = race("--as-packaged")
@@ -41,9 +55,13 @@ class DispatchRaceTest(unittest.TestCase):
         self.assertGreater(dispatches, 10000)
         self.assertEqual(races, 0)
 
+    def test_axis_server_applies_the_fix_unless_as_packaged(self):
+        self.assertRegex(serving_line(), r"serving http://.*, AXIS-2909 fixed\)$")
+        self.assertRegex(serving_line("--as-packaged"), r"serving http://.*, as packaged\)$")
+
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_axis_dispatch_race.py AXIS_DISPATCH_RACE [unittest args]")
-    PROGRAM = sys.argv[1]
-    unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=2)
+    if len(sys.argv) < 3:
+        sys.exit("usage: test_axis_dispatch_race.py AXIS_DISPATCH_RACE AXIS_SERVER [unittest args]")
+    PROGRAM, SERVER = sys.argv[1], sys.argv[2]
+    unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=2)

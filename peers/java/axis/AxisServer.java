@@ -60,7 +60,7 @@ public final class AxisServer {
     soapbench.common.Warmup.run(NAME, base + "/soap", o.corpus, family, warmup);
     PeerOptions.printServing(NAME, socket.getInetAddress().getHostAddress(),
         socket.getLocalPort(), org.apache.axis.Version.getVersion().split("\n")[0].replace(" version:", "")
-            + ", SimpleAxisServer, " + family);
+            + ", SimpleAxisServer, " + family + (asPackaged ? ", as packaged" : ", AXIS-2909 fixed"));
     Thread.currentThread().join();
   }
 }
