@@ -1,4 +1,4 @@
-// soapbench interop: the interop matrix (README "Peers"). Every client stack against every server
+// soapbench interop: the interop matrix (docs/peers.md). Every client stack against every server
 // stack that speaks the family, itself included, for every operation of the contract, each answer
 // checked against the contract's (harness/answer_check.h); one malformed request per server, which
 // must get that stack's fault. Servers and peer clients are child processes started by path
@@ -96,7 +96,7 @@ std::vector<std::string> clients_of(rpc::Family f) {
 }
 
 // The server stacks that speak `f`: the clients' stacks, and the scripting stacks (servers only:
-// README "Peers → Scripting stacks").
+// docs/peers.md "Scripting stacks").
 std::vector<std::string> servers_of(rpc::Family f) {
   std::vector<std::string> s = clients_of(f);
   if (f == rpc::Family::soap11_rpc_encoded) s.push_back("soaplite");

@@ -293,7 +293,7 @@ void add_load_command(CLI::App& app) {
       "they waited: a timed-out call at its timeout, an open-loop call never sent at its wait "
       "when the window closed; so a stall shows in max and p99.9. \"–\": no call answered. "
       "Open loop: latency from each call's due time, not its send time. Errors by kind: {} "
-      "(unserved: a connection that got no answer in the window). README \"Load\" explains "
+      "(unserved: a connection that got no answer in the window). docs/load.md \"Load\" explains "
       "every field.",
       LatencyHistogram::kMaxRelativeError * 100, kinds));
   cmd->callback([] { run(options); });

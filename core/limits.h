@@ -1,6 +1,6 @@
 // The one set of policy limits every adapter and codec enforces (docs/architecture.md "The
-// adapter contract"; README "Hostile input and limits"). Parsers read the first five; the SOAP
-// codec also bounds reference expansion.
+// adapter contract"; docs/conformance.md "Hostile input and limits"). Parsers read the first five;
+// the SOAP codec also bounds reference expansion.
 #pragma once
 
 #include <cstddef>

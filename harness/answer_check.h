@@ -1,6 +1,6 @@
 // What a correct answer to a call is, and how an answer is judged against it: exactly (canonical
 // JSON equal), or with doubles within a stack's documented drift (xmlrpc-c's own double parser
-// and formatter are not correctly rounded: README "Peers"). stacks_bench's round-trip rows and
+// and formatter are not correctly rounded: docs/peers.md). stacks_bench's round-trip rows and
 // `soapbench interop` check every answer with these.
 #pragma once
 

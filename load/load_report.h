@@ -1,5 +1,5 @@
 // What `soapbench load` prints: a progress line per point, the table of points and the --json
-// document (one record per point; the field names are documented in README "Load").
+// document (one record per point; the field names are documented in docs/load.md "Load").
 #pragma once
 
 #include <cstdint>

@@ -116,7 +116,7 @@ std::size_t count_timed(const ComparePlan& plan) {
 // an iteration count (about twice the minimum), plus, every time Google Benchmark calls the body
 // (about ten times: the search's rounds and each repetition), the body's set-up and answer
 // check: about 1.5 times what the equal-work check spent per adapter and message (`setup_s`).
-// Measured on 100 corpus messages x every adapter (4,066 benchmarks): README "Your own messages".
+// Measured on 100 corpus messages x every adapter (4,066 benchmarks): docs/your-messages.md.
 constexpr double kCallsPerBenchmark = 10;
 
 // Seconds per repetition so that `n` benchmarks of `reps` repetitions fit `seconds`, clamped to

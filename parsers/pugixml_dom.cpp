@@ -113,7 +113,7 @@ AdapterInfo pugixml_info(bool inplace) {
                (inplace ? "parses in the caller's buffer" : "copies the input") +
                "; unknown entity references are kept as text; lenient by design: rejects 42% of "
                "the W3C suite's not-well-formed documents without a DOCTYPE (the XML "
-               "declaration, name characters and comments are not checked; README Conformance)",
+               "declaration, name characters and comments are not checked; docs/conformance.md)",
       .keeps_whitespace_text = false,
   };
 }

@@ -165,7 +165,7 @@ const AdapterInfo& tinyxml2_dom_info() {
           "that is not first in the document (after a comment, inside an element: "
           "XML_ERROR_PARSING_DECLARATION), so it cannot read such XML-RPC messages; lenient by "
           "design: rejects 43% of the W3C suite's not-well-formed documents without a DOCTYPE "
-          "(README Conformance)",
+          "(docs/conformance.md)",
       .keeps_whitespace_text = false,
       // The library is quadratic in attributes per element: decode pre-scans the bounds.
       .decode_markup_guard = true,

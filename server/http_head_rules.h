@@ -1,8 +1,8 @@
-// The HTTP/1.1 rules RpcServer enforces on a request's head before it reads any body (README
-// "Hostile input and limits" lists them): the message framing (Transfer-Encoding, RFC 9112 §6.1
-// and §6.3) and Host (§3.2); and the request target's forms (§3.2.1 origin-form, §3.2.2
-// absolute-form). No I/O: server/http_session.cpp applies the checks, server/rpc_endpoint.cpp
-// routes by origin_target().
+// The HTTP/1.1 rules RpcServer enforces on a request's head before it reads any body
+// (docs/conformance.md "Hostile input and limits" lists them): the message framing
+// (Transfer-Encoding, RFC 9112 §6.1 and §6.3) and Host (§3.2); and the request target's forms
+// (§3.2.1 origin-form, §3.2.2 absolute-form). No I/O: server/http_session.cpp applies the checks,
+// server/rpc_endpoint.cpp routes by origin_target().
 #pragma once
 
 #include <optional>

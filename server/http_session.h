@@ -23,7 +23,7 @@ using tcp = net::ip::tcp;
 // A connection's executor: its thread's io_context, named by type. Each I/O thread runs an
 // io_context of its own, so a connection's handlers never run concurrently and need no strand
 // (a strand cost a scheduler round, and with it an epoll_wait, per completion); held in an
-// any_io_executor a strand also allocated on every rebinding (README "Servers under load").
+// any_io_executor a strand also allocated on every rebinding (docs/load.md "Servers under load").
 using SessionExecutor = net::io_context::executor_type;
 // An accepted socket bound to its connection's io_context.
 using SessionSocket = tcp::socket::rebind_executor<SessionExecutor>::other;

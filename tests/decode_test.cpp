@@ -82,7 +82,7 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
   for (const AdapterEntry& entry : adapters()) {
     if (entry.info().format != Format::json) continue;
     // A digest-exempt JSON library keeps no int/double distinction: Qt 6 stores every integral
-    // number as an integer, so -0.0 loses its sign (README "What the libraries do").
+    // number as an integer, so -0.0 loses its sign (docs/findings.md).
     if (entry.info().digest_exempt) continue;
     std::unique_ptr<Adapter> adapter = entry.make(Limits{});
     for (int round = 0; round < 2; ++round) {  // in-situ adapters get a fresh copy each time

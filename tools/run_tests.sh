@@ -27,7 +27,7 @@ mkdir -p build-asan
 (cmake --preset asan && cmake --build --preset asan) >build-asan/build.log 2>&1 &
 asan_build=$!
 gate=0
-# History across CI runs (README "Results, reports and regression gating"): the default store.
+# History across CI runs (docs/ci.md "History across CI runs"): the default store.
 { /usr/bin/python3 tools/icount --quiet --out build/icount-gate.json &&
   /usr/bin/python3 tools/track record build/icount-gate.json &&
   /usr/bin/python3 tools/compare --only-changes --against-baseline build/icount-gate.json; } ||

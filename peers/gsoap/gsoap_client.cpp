@@ -1,6 +1,6 @@
 // gsoap_client: one call (or --repeat N) of the soapbench service through gSOAP's generated
 // client stubs, printing the response as canonical JSON (docs/service.md) like `soapbench call`.
-// README "Peers → gSOAP".
+// docs/peers.md "gSOAP".
 #include <fmt/core.h>
 
 #include <chrono>

@@ -1,7 +1,7 @@
 // roundtrip/newconn/soap11-rpc-encoded/soapbench~<server>/<call>: our client against axis_server,
 // gsoap_server and `soapbench serve` on the same calls (peers/java/jvm_roundtrip.h), a new
 // connection per call: SimpleAxisServer answers in HTTP/1.0 and closes every connection, so the
-// other two are called the same way. README "Peers -> Java stacks".
+// other two are called the same way. docs/peers.md "Java stacks".
 #include <string>
 #include <string_view>
 
@@ -12,7 +12,7 @@ namespace sb::java {
 
 namespace {
 
-// The one family Axis is timed in here (README "Peers -> Java stacks").
+// The one family Axis is timed in here (docs/peers.md "Java stacks").
 constexpr const char* kFamily = "soap11-rpc-encoded";
 
 std::size_t register_axis_roundtrip(const Corpus& corpus, const std::string& /*set*/) {

@@ -1,5 +1,5 @@
-// roundtrip/<variant>/<family>/soapbench~<server>/<call> for the scripting stacks (README "Peers
-// → Scripting stacks"), in stacks_bench's own set `--set=scripting`: our client (default adapter)
+// roundtrip/<variant>/<family>/soapbench~<server>/<call> for the scripting stacks (docs/peers.md
+// "Scripting stacks"), in stacks_bench's own set `--set=scripting`: our client (default adapter)
 // against soaplite_server.pl (soap11-rpc-encoded; SOAP::Lite keeps the connection: keepalive),
 // frontier_server.pl and python_xmlrpc_server.py (xmlrpc; both close after each response, so
 // the row makes a new connection per call: newconn), on the scripting comparison's three queries

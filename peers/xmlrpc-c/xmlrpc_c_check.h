@@ -1,5 +1,5 @@
 // What an xmlrpc-c answer says in the value model, and how far it is from the expected one:
-// xmlrpc-c's own double parser and formatter are not correctly rounded (README "Peers"), so a
+// xmlrpc-c's own double parser and formatter are not correctly rounded (docs/peers.md), so a
 // message is right when it equals the expected one except for doubles within kMaxDriftUlps.
 #pragma once
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The gRPC peer (peers/grpc): grpc_client against grpc_server, by hand, as README "Peers → gRPC".
+"""The gRPC peer (peers/grpc): grpc_client against grpc_server, by hand, as docs/peers.md "gRPC".
 
 Usage: /usr/bin/python3 tests/interop/test_grpc.py GRPC_SERVER GRPC_CLIENT [unittest args]
 

@@ -196,7 +196,7 @@ def decode(files):
 
 
 # Corpus calls gSOAP answers differently from soapbench serve, each a documented finding
-# (README "Peers -> gSOAP"): gSOAP 2.8.124 leaves the ';' of a numeric character reference to a
+# (docs/peers.md "gSOAP"): gSOAP 2.8.124 leaves the ';' of a numeric character reference to a
 # character past U+FFFF (&#x1F600;) in the string it reads.
 KNOWN_FINDINGS = {'concat.charrefs.call.xml'}
 

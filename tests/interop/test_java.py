@@ -51,7 +51,7 @@ CALLS = [
                                            'children': []}]}])],
     ['getRate', '"USA"', '"mars"'],  # the contract's invalid-params fault
 ]
-# Hostile files Axis accepts and answers as calls (README "Peers -> Java stacks": a 1 MiB
+# Hostile files Axis accepts and answers as calls (docs/peers.md "Java stacks": a 1 MiB
 # attribute value, an encoding declaration that differs from the HTTP charset).
 AXIS_ACCEPTS = {'large-attribute.xml.gz', 'wrong-encoding-latin1-decl.xml',
                 'wrong-encoding-utf16-decl.xml'}

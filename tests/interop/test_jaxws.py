@@ -110,7 +110,7 @@ class JaxwsServerTest(unittest.TestCase):
         status, answer = test_java.post_raw('jaxws soap11-doc-literal', body)
         self.assertEqual(status, 500, answer[:300])
         self.assertIn(b'<faultcode>S:Client</faultcode>', answer)
-        # The RI's default: JAXB reads `two` as 0 and the call is answered (README).
+        # The RI's default: JAXB reads `two` as 0 and the call is answered (docs/peers.md "JAX-WS").
         status, answer = test_java.post_raw('jaxws lenient', body)
         self.assertEqual(status, 200, answer[:300])
         self.assertIn(b'<return>2</return>', answer)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The soak test of issue 14 (label unit, release build only: README "Load").
+"""The soak test of issue 14 (label unit, release build only: docs/load.md "Load").
 
 Our server under 256 keep-alive connections for SB_SOAK_SECONDS (default 30) twice, driven by
 `soapbench load` (every answer checked, 1 in 64 decoded in full): no call lost (no error of any

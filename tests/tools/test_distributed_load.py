@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Load from elsewhere (README "Distributed load (Locust)", "Load from another machine"); label
+"""Load from elsewhere (docs/load.md "Distributed load (Locust)", "Load from another machine"); label
 unit.
 
 LocustTest: tools/locust/soapbench_locustfile.py, headless, a master and two local workers for 4 s

@@ -117,7 +117,7 @@ class TimingGateTest(unittest.TestCase):
                   if len(reps) == 5][:3]
         # Three times slower: on this machine's noise under load (one benchmark's single runs
         # spread over 3x in runs 0-17) what 9 interleaved runs a side tell apart for sure; runs
-        # 20-37 are the A/A's quieter stretch (README: the power study).
+        # 20-37 are the A/A's quieter stretch (docs/ci.md: the power study).
         base, head = self.files(lambda n: 3.0 if n in slowed else 1.0, start=20)
         proc = self.gate(base, head, 1)
         flagged = {line.split()[1].split(":", 1)[1] for line in proc.stdout.splitlines()

@@ -1,5 +1,5 @@
 """Locust load from one or many machines: corpus calls POSTed to a soapbench server, every answer
-checked (README "Distributed load (Locust)").
+checked (docs/load.md "Distributed load (Locust)").
 
 Each simulated user POSTs corpus calls over one keep-alive connection, one after another (no
 wait), and marks a request failed, with the reason, when the answer is not HTTP 200 with the

@@ -1,7 +1,7 @@
 // roundtrip/newconn/soap11-doc-literal/soapbench~<server>/<call>: our client against jaxws_server
 // (the JAX-WS RI on the JDK's HTTP server), gsoap_server and `soapbench serve` on the same calls
 // (peers/java/jvm_roundtrip.h), a new connection per call as the Axis rows beside them.
-// README "Peers -> Java stacks -> JAX-WS".
+// docs/peers.md "JAX-WS".
 #include <algorithm>
 #include <iterator>
 #include <string>
@@ -14,7 +14,7 @@ namespace sb::java {
 
 namespace {
 
-// The family timed here: JAX-WS's document/literal, SOAP 1.1 (README "Peers -> Java stacks").
+// The family timed here: JAX-WS's document/literal, SOAP 1.1 (docs/peers.md "Java stacks").
 constexpr const char* kFamily = "soap11-doc-literal";
 // The calls of `--set=java` (the default `bench` set's budget: about 20 s with the JVM's start
 // and warm-up): the classic envelope and the encoding-style study's two payload sizes;

@@ -1,4 +1,4 @@
-"""tools/load_bench: the encoding-style study's load matrix at small scale (README "Load").
+"""tools/load_bench: the encoding-style study's load matrix at small scale (docs/load.md "Load").
 
 The study raised concurrency and payload (2,500 and 7,500 byte responses) and measured
 transactions per second per SOAP encoding style. Here `soapbench load` (C++: the calls, checks

@@ -1,4 +1,4 @@
-"""tools/server_load: every server under load, measured the same way (README "Servers under load").
+"""tools/server_load: every server under load, measured the same way (docs/load.md "Servers under load").
 
 Servers: `soapbench serve` with the fastest-mode XML adapter and with its default adapter,
 gsoap_server (SOAP 1.1 doc/literal), xmlrpc_c_server and nginx answering the corpus getRate
@@ -59,7 +59,7 @@ settings: soapbench serve --threads 1 (one event loop thread, at every connectio
 gsoap_server: its defaults, a thread per connection, no cap; xmlrpc_c_server: its defaults,
 --max-conn 64 (one Abyss thread per connection); nginx: one process (master_process off),
 keep-alive without a request cap, answering the corpus getRate response with `return 200`.
-README "Peers" and "Servers under load" list every setting.
+docs/peers.md and docs/load.md "Servers under load" list every setting.
 
 examples:
   tools/server_load                                   # 3 s per cell, 3 repetitions

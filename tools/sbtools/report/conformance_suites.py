@@ -1,4 +1,4 @@
-"""Conformance: the standard suites (README "Conformance"). Reads what `soapbench conformance
+"""Conformance: the standard suites (docs/conformance.md). Reads what `soapbench conformance
 --suite w3c-xml --suite json-test-suite --json FILE` writes, computes one table row per adapter,
 renders the Markdown tables per format, the worst documents, and a chart of speed (the decode
 geomean of the run's ranking) against not-wf rejected %.
@@ -161,8 +161,8 @@ def markdown(d, charts):
     text = [f"From `{rel(d['path'])}` (`soapbench conformance --suite w3c-xml --suite "
             "json-test-suite --json FILE`): valid = W3C valid and invalid documents a "
             "non-validating processor must accept; not-wf = documents it must reject; policy = "
-            "as benchmarked (no DOCTYPE), library = the internal DTD subset allowed. README "
-            "\"Conformance\".", ""]
+            "as benchmarked (no DOCTYPE), library = the internal DTD subset allowed. "
+            "docs/conformance.md.", ""]
     if charts and d["points"]:
         text += [speed_chart(d["points"], charts), ""]
     text.append(render_markdown(d["doc"]))

@@ -44,7 +44,7 @@ def missing_text(module):
                 f"(`tools/report {option} FILE`) or stored in the machine folder "
                 "(`tools/results save` keeps the newest).")
     return ("Not in these results: the benchmark files hold no results this section is drawn "
-            "from (README \"Benchmarks\" names the test that writes them).")
+            "from (docs/benchmarks.md \"Benchmarks\" names the test that writes them).")
 
 
 def section_html(anchor, title, body_html, state):

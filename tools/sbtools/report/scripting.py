@@ -53,7 +53,7 @@ def markdown(d, _charts):
                      "–" if rest is None else pct(100 * (x["handling"] + x["sending"]) / x["total"])])
     text = ["The scripting comparison's three queries (add two integers, an array of the two "
             "arguments, the pre-serialized getChain document passed through) against the "
-            "scripting stacks' servers (README \"Peers → Scripting stacks\"), each a child "
+            "scripting stacks' servers (docs/peers.md \"Scripting stacks\"), each a child "
             "process of `stacks_bench --set=scripting`, our client (default adapter) calling. "
             "µs per call as our client saw it, then the server's own split, measured inside the "
             "server with the stack's hooks: handling (parse, dispatch, encode) and sending "

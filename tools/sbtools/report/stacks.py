@@ -125,7 +125,7 @@ def pair_bytes(c):
 
 
 def roundtrip_markdown(d):
-    text = ["Real RPC stacks (README \"Peers\") against soapbench's own client and server: "
+    text = ["Real RPC stacks (docs/peers.md) against soapbench's own client and server: "
             "keep-alive connections on loopback (HTTP/1.1; GIOP for `corba`, HTTP/2 for `grpc`), "
             "every server a child process of stacks_bench "
             f"(`soapbench serve --threads 1` for `{REFERENCE_PAIR}` and the `<stack>~soapbench` "

@@ -1,5 +1,5 @@
 """The tracker measured on itself (tools/track_study): false alarms, power and cost, on this
-machine's real noise. Every figure README states comes from one of these commands.
+machine's real noise. Every figure docs/ci.md states comes from one of these commands.
 
   aa-record     run one parse_bench binary N times (a copy, so a rebuild cannot change it
                 mid-study) and keep every Google Benchmark JSON: real A/A runs
