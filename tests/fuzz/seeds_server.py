@@ -28,8 +28,9 @@ for family in sorted(os.listdir(corpus)):
 open(os.path.join(out, "wsdl.http"), "wb").write(b"GET /soap?wsdl HTTP/1.1\r\nHost: x\r\n\r\n")
 n += 1
 
-# Request smuggling through the framing (RFC 9112 §6.1, §6.3; docs/conformance.md "Hostile input and limits"):
-# each body is itself a complete request, which the server must never run as a second one.
+# Request smuggling through the framing (RFC 9112 §6.1, §6.3; docs/conformance.md "Hostile
+# input and limits"): each body is itself a complete request, which the server must never run as
+# a second one.
 inner_body = b'{"jsonrpc":"2.0","method":"add","params":[2,3],"id":1}'
 inner = (b"POST /jsonrpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
          b"Content-Length: %d\r\n\r\n" % len(inner_body)) + inner_body

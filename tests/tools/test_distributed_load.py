@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Load from elsewhere (docs/load.md "Distributed load (Locust)", "Load from another machine"); label
-unit.
+"""Load from elsewhere (docs/load.md "Distributed load (Locust)", "Load from another
+machine"); label unit.
 
 LocustTest: tools/locust/soapbench_locustfile.py, headless, a master and two local workers for 4 s
 against `soapbench serve` on 127.0.0.1: requests and no failure; and an answer that does not

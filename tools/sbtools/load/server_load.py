@@ -1,4 +1,4 @@
-"""tools/server_load: every server under load, measured the same way (docs/load.md "Servers under load").
+"""tools/server_load: every server under load, measured the same way (docs/load.md).
 
 Servers: `soapbench serve` with the fastest-mode XML adapter and with its default adapter,
 gsoap_server (SOAP 1.1 doc/literal), xmlrpc_c_server and nginx answering the corpus getRate
