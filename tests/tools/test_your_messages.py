@@ -92,6 +92,23 @@ class RowsTest(unittest.TestCase):
         self.assertAlmostEqual(first[1], 1.0)
         self.assertEqual(first[3], 1)  # ranked fastest on one message
 
+    def test_a_wrong_answer_never_wins(self):
+        # RapidXML's fastest mode decodes order.xml differently (no entity decoding) and its parse
+        # there is flagged: it is not ranked over the messages, and its flagged row is not ranked
+        # on its message.
+        wrong = ym.wrong_answers(self.doc)
+        self.assertEqual(sorted(wrong), ["rapidxml-dom-fastest"])
+        self.assertEqual(sorted(lv for _m, lv, _w in wrong["rapidxml-dom-fastest"]),
+                         ["decode", "parse"])
+        s = ym.summary(self.rows, wrong)
+        for level in s:
+            self.assertNotIn("rapidxml-dom-fastest", [a for a, *_x in s[level]])
+        self.assertEqual(s["decode"][0][0], "rapidxml-dom")
+        self.assertEqual(self.row("fixture/order.xml", "parse", "rapidxml-dom-fastest")["word"],
+                         ym.DIFFERS)
+        self.assertIn("Not ranked over the messages (a wrong answer on at least one",
+                      ym.render([self.doc]))
+
 
 class RenderTest(unittest.TestCase):
     def test_section(self):

@@ -18,21 +18,22 @@ from sbtools.gbench import ResultError
 from sbtools.paths import BUILD_DIR, RESULTS_DIR, rel
 from sbtools.report import (classic, conformance, conformance_suites, decode, flags, floor,
                             interop, levels, links, load, memory, messaging, noisy, overhead,
-                            page, reproduction, roundtrip, scripting, stacks, statistics, summary,
-                            sweep, under_load, wire, your_messages)
+                            page, reproduction, right_answers, roundtrip, scripting, stacks,
+                            statistics, summary, sweep, under_load, wire, your_messages)
 from sbtools.report.data import Data
 from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
 from sbtools.report.run import Run
 
 # The sections in report order: modules with TITLE, SOURCE, compute(run) and markdown(data, charts).
 SECTIONS = [decode, levels, sweep, memory, roundtrip, floor, wire, links, messaging, stacks,
-            scripting, flags, classic, overhead, conformance, conformance_suites, under_load, load,
-            interop, your_messages, noisy, statistics]
+            scripting, flags, classic, overhead, conformance, conformance_suites, right_answers,
+            under_load, load, interop, your_messages, noisy, statistics]
 DESCRIPTION = ("Write results/<machine-id>/report.md and charts/*.svg (matplotlib, SVG) "
                "from result files: decode throughput per adapter and family, parse vs walk "
                "vs decode, throughput against size, allocations and peak memory, round-trip "
                "phases, wire bytes, link-model parser shares, adapter flags, the 2001 "
-               "DOM-vs-pull table, adapter overhead, the conformance matrix, the servers "
+               "DOM-vs-pull table, adapter overhead, the conformance matrices, which adapters "
+               "gave right answers (the rule the recommendation follows), the servers "
                "under load, the load sweeps and the interop matrix (the newest of each kept "
                "in the machine folder by tools/results save). A section drawn from a document "
                "of another run than the benchmarks says so at its top, with its date and "
@@ -78,8 +79,9 @@ def parse_args(argv):
     ap.add_argument("--no-charts", action="store_true", help="report.md with tables only")
     ap.add_argument("--html", action="store_true",
                     help="also write index.html (+ assets/): the report as a web page, the "
-                         "per-family answer first, sortable tables, Chart.js charts; opens from "
-                         "disk")
+                         "per-family answer first (the fastest with right answers), each "
+                         "section's charts first, long tables folded, sortable tables, Chart.js "
+                         "charts; opens from disk, fits a phone")
     return ap.parse_args(argv)
 
 

@@ -16,14 +16,15 @@ import sys
 import markdown
 
 from sbtools.chartjs import copy_chart_js
+from sbtools.fmt import family_title, short
 from sbtools.gbench import ResultError
 from sbtools.paths import rel
-from sbtools.report import answer, reproduction, summary
+from sbtools.report import answer, fold, reproduction, summary
 from sbtools.report.run import SOURCES
 from sbtools.report.webcharts import WebCharts
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web_assets")
-ASSET_FILES = ("report.js", "report.css")
+ASSET_FILES = ("charts.js", "report.js", "report.css")
 MD_EXTENSIONS = ["tables", "fenced_code"]
 # Errors a section's renderer may raise on result files it does not understand: the page says so
 # in that section instead of failing (the numbers of the others stay readable).
@@ -67,7 +68,8 @@ def sections_html(run, computed, charts, section_markdown, anchor):
             state, body = "missing", md_html(missing_text(module))
         else:
             try:
-                state, body = "present", md_html(section_markdown(run, module, d, charts))
+                state = "present"
+                body = fold.lay_out(md_html(section_markdown(run, module, d, charts)))
             except RENDER_ERRORS as e:
                 print(f"tools/report: {module.TITLE}: {type(e).__name__}: {e}", file=sys.stderr)
                 state, body = "failed", (f"<p>This section could not be drawn from its data "
@@ -91,13 +93,16 @@ def adapter_facts(data):
 
 def page_data(run, charts):
     data = run.data
+    fams = list(data.facts.families) + ["binary"]
     return {"charts": charts.figures, "adapters": adapter_facts(data),
-            "series": list(data.adapters) + list(data.facts.families) + ["binary"]}
+            "series": [list(data.adapters), fams],
+            "familyTitles": {**{short(f): family_title(f) for f in fams},
+                             **{f: family_title(f) for f in fams}}}
 
 
 def render(run, computed, section_markdown, anchor):
     """index.html's text."""
-    charts = WebCharts()
+    charts = WebCharts({a: fl.get("format") for a, fl in run.data.adapters.items()})
     first = answer.compute(run, {m.__name__.rsplit(".", 1)[1]: d for m, d in computed})
     toc, parts = sections_html(run, computed, charts, section_markdown, anchor)
     nav = "".join(f'<li class="{s}"><a href="#{_e(a)}">{_e(t)}</a>'
@@ -119,6 +124,7 @@ def render(run, computed, section_markdown, anchor):
             + "".join(parts) + "</main>\n"
             f'<script id="report-data" type="application/json">{data_json}</script>\n'
             '<script src="assets/chart.min.js"></script>\n'
+            '<script src="assets/charts.js"></script>\n'
             '<script src="assets/report.js"></script>\n</body>\n</html>\n')
 
 
