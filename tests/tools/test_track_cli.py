@@ -117,6 +117,30 @@ class CliTest(unittest.TestCase):
         lib.track("changes", db=self.db, check=0)  # still readable
         self.assertEqual(self.counts(), before)
 
+    def test_a_file_that_lies_is_refused(self):
+        # Issue 39 item 13: +inf in a row was stored; a key written twice kept the last value; a
+        # Google Benchmark file holding every run twice was read as repetitions.
+        doc = lib.load(lib.ICOUNT)
+        name = sorted(doc["instructions"])[3]
+        doc["instructions"][name] = float("inf")
+        inf = lib.dump(doc, os.path.join(self.tmp, "inf.json"))
+        self.one_line(lib.track("record", "--no-probe", inf, db=self.db, check=1),
+                      inf, "refused", name, "Infinity is not a number")
+        twice = os.path.join(self.tmp, "twice.json")
+        with open(twice, "w", encoding="utf-8") as f:
+            f.write(lib.text(lib.ICOUNT).replace('"instructions": {',
+                                                 f'"instructions": {{"{name}": 1.0, ', 1))
+        self.one_line(lib.track("record", "--no-probe", twice, db=self.db, check=1),
+                      twice, "refused", "written twice")
+        doc = lib.load(lib.RUN1)
+        doc["benchmarks"] += doc["benchmarks"]
+        double = lib.dump(doc, os.path.join(self.tmp, "double.json"))
+        self.one_line(lib.track("record", "--no-probe", double, db=self.db, check=1),
+                      double, "refused", "written twice")
+        proc = lib.track("gate", "--no-probe", inf, db=self.db, check=2)
+        self.one_line(proc, inf, "Infinity")
+        self.assertFalse(os.path.exists(self.db) and self.counts()[0])
+
     def test_one_bad_file_does_not_stop_the_others(self):
         cut = os.path.join(self.tmp, "cut.json")
         with open(cut, "w") as f:
