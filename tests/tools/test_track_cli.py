@@ -10,6 +10,8 @@ import tempfile
 import unittest
 
 import track_testlib as lib
+from sbtools.track import importers
+from sbtools.track.schema import SCHEMA_VERSION
 
 VERBS = ("import", "record", "gate", "changes", "site")
 
@@ -49,8 +51,13 @@ class CliTest(unittest.TestCase):
         again = lib.track("import", lib.RESULTS, db=self.db, check=0)
         self.assertIn(f"imported 0 runs", again.stdout)
         self.assertIn(f"({n} already there", again.stdout)
-        changes = lib.track("changes", "--suite", "icount", "--limit", "3", db=self.db, check=0)
-        self.assertIn("bab0702471ef icount", changes.stdout)
+        # The machine is the hardware (gbench.hardware_id); --machine takes a results/ folder's
+        # machine_id too.
+        machine = importers.read(os.path.join(lib.RESULTS, "bab0702471ef",
+                                              "20261202-174809_6790742da1f5.parse_bench.json"))
+        changes = lib.track("changes", "--suite", "icount", "--limit", "3", "--machine",
+                            "bab0702471ef", db=self.db, check=0)
+        self.assertIn(f"{machine.machine} icount", changes.stdout)
         self.assertIn("changed:", changes.stdout)
 
     def test_record_then_changes_and_site(self):
@@ -109,11 +116,13 @@ class CliTest(unittest.TestCase):
         self.one_line(dup, lib.ICOUNT, "already recorded")
         self.assertEqual(self.counts(), before)  # nothing half-written
         with sqlite3.connect(self.db) as conn:
-            conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                         (str(SCHEMA_VERSION + 1),))
         newer = lib.track("record", "--no-probe", lib.ICOUNT, db=self.db, check=2)
         self.one_line(newer, self.db, "newer tools/track")
         with sqlite3.connect(self.db) as conn:
-            conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+            conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                         (str(SCHEMA_VERSION),))
         lib.track("changes", db=self.db, check=0)  # still readable
         self.assertEqual(self.counts(), before)
 

@@ -228,6 +228,22 @@ def machine_id(doc):
     return str(context(doc).get("machine_id", "")) or None
 
 
+def _fnv12(text):
+    """FNV-1a 64 of the text's bytes, its top 48 bits as 12 hex digits (run_context.cpp's)."""
+    h = 0xcbf29ce484222325
+    for c in text.encode():
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h >> 16:012x}"
+
+
+def hardware_id(ctx):
+    """The machine without its build: machine_id's recipe without the compiler (CPU model, core
+    count, caches), so a compiler upgrade on one machine stays that machine's history; None
+    when the context does not state all three (the matrices state only machine_id)."""
+    parts = [ctx.get(k) for k in ("cpu_model", "cpu_cores", "caches")]
+    return _fnv12("|".join(map(str, parts))) if all(p is not None for p in parts) else None
+
+
 def pair_name(name):
     """The name benchmarks are paired by: without Google Benchmark's /iterations:N and /repeats:N
     suffixes (fixed-iteration mode and per-benchmark repetitions add them)."""

@@ -3,7 +3,10 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 import time
+
+from sbtools import paths
 
 from . import TrackError, attribution, fingerprint, gate, history, importers, store, summary
 from .store import DuplicateRun
@@ -22,6 +25,10 @@ examples:
   tools/track changes --limit 10                  # newest change points first
   tools/track site build/track-site               # the dashboard (open index.html)
 """
+
+
+MACHINE_HELP = ("the machine of the files (default: their hardware, CPU model, cores and caches; "
+                "a file without machine_id needs it)")
 
 
 class Progress:
@@ -69,6 +76,7 @@ def _environment(run, probe, cache):
 
 def cmd_record(args, db):
     runs, failed = _read_all(args.files, args.machine)
+    importers.resolve_machines(runs, db.machine_of)
     importers.fill_from_siblings(runs, args.commit or fingerprint.head_commit() or "unknown",
                                  store.now_utc())
     cache = {"executables": [r.context.get("executable") for r in runs]}
@@ -102,6 +110,7 @@ def cmd_import(args, db):
         raise TrackError(f"{args.dir}: not a folder")
     paths = importers.stored_files(args.dir)
     runs, failed = _read_all(paths, None)
+    importers.resolve_machines(runs, db.machine_of)
     importers.fill_from_siblings(runs)
     runs = [r for r in runs if r.commit and r.date]
     runs.sort(key=lambda r: (r.date, r.source))
@@ -129,24 +138,32 @@ def cmd_gate(args, db):
     base, failed_base = _read_all(args.base or [], args.machine)
     if failed or failed_base:
         return 2
+    importers.resolve_machines(head + base, db.machine_of)
     importers.fill_from_siblings(head, fingerprint.head_commit() or "unknown", store.now_utc())
     importers.fill_from_siblings(base, "unknown", store.now_utc())
     cache = {"executables": [r.context.get("executable") for r in head]}
     env = _environment(head[0], not args.no_probe, cache)
     base_commit = args.base_commit or env["git"].get("merge_base")
-    result = gate.run_gate(db, head, env, base, base_commit)
+    result = gate.run_gate(db, head, env, base, base_commit,
+                           args.results_dir or None, args.allow_empty)
+    if env["git"].get("no_merge_base") and not base_commit:
+        result.notes.append(("warning", env["git"]["no_merge_base"]))
+    out = sys.stderr if args.json == "-" else sys.stdout  # stdout: the JSON alone
     for line in summary.text(result):
-        print(line)
-    md = summary.publish(result, args.markdown)
+        print(line, file=out)
+    md = summary.publish(result, args.markdown, out)
+    if args.json:
+        summary.write_json(result, args.json)
     if not args.no_save:
         db.add_verdict(result.machine, result.head_commit, result.base_commit, result.verdict, md,
                        {"rows": [r.__dict__ for r in result.rows[:200]],
-                        "notes": result.notes, "compared": result.compared})
+                        "notes": result.notes, "compared": result.compared,
+                        "blind_spots": [summary.blind_text(b) for b in result.blind]})
     return result.exit_code
 
 
 def analysed(db, args):
-    series = history.load(db, args.machine, args.suite,
+    series = history.load(db, db.resolve_machine(args.machine), args.suite,
                           [args.metric] if getattr(args, "metric", None) else None,
                           getattr(args, "benchmark", None))
     return history.detect(db, series, args.jobs, Progress("change points"))
@@ -236,7 +253,7 @@ def parser():
                                    "when the files were measured here. A file already recorded "
                                    "is reported and skipped.")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--machine", metavar="ID", help="machine id for files that lack machine_id")
+    p.add_argument("--machine", metavar="ID", help=MACHINE_HELP)
     p.add_argument("--commit", metavar="SHA", help="the measured commit (default: the files' git_sha)")
     p.add_argument("--branch", help="the branch (default: from the CI environment or git)")
     p.add_argument("--merge-base", metavar="SHA", help="the pull request's merge base")
@@ -247,15 +264,28 @@ def parser():
     p = sub.add_parser("gate", help="judge a run against the history (exit 1 on a regression)",
                        description=gate.__doc__.replace("MIN_REPS", str(gate.MIN_REPS))
                        .replace("TIMING_FDR", str(gate.TIMING_FDR)),
+                       epilog="exit codes:\n" + "\n".join(
+                           textwrap.fill(f"{code}  {text}", 96, subsequent_indent="   ")
+                           for code, text in gate.EXIT_CODES.items()),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE", help="the head's result files")
     p.add_argument("--base", action="append", metavar="FILE",
                    help="a base run measured in this job, interleaved with the head's (repeat: "
                         "base1 head1 base2 head2 ...); makes timings gate")
     p.add_argument("--base-commit", metavar="SHA",
-                   help="compare with runs of this commit (default: the merge base, if known)")
-    p.add_argument("--machine", metavar="ID", help="machine id for files that lack machine_id")
+                   help="compare with runs of this commit (default: the merge base, if known: "
+                        "GITHUB_BASE_REF, CI_MERGE_REQUEST_DIFF_BASE_SHA)")
+    p.add_argument("--machine", metavar="ID", help=MACHINE_HELP)
     p.add_argument("--markdown", metavar="FILE", help="write the pull-request comment here")
+    p.add_argument("--json", metavar="FILE",
+                   help="write the verdict as JSON here ('-': standard output, the text then "
+                        "goes to standard error)")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="nothing to compare with (an empty store, a cache miss) passes (exit 0) "
+                        "instead of failing (exit 3)")
+    p.add_argument("--results-dir", metavar="DIR", default=paths.RESULTS_DIR,
+                   help="where the committed baselines are, results/icount/<build-key>/"
+                        "baseline.json (default: the checkout's results/; '' for none)")
     p.add_argument("--no-save", action="store_true", help="do not keep the verdict in the store")
     p.add_argument("--no-probe", action="store_true", help="do not read this machine's packages")
     p.set_defaults(run=cmd_gate)

@@ -139,8 +139,11 @@ class Store:
                     f"{self.name}: written by a newer tools/track (schema version {version}, this "
                     f"one knows {SCHEMA_VERSION}): update tools/track; nothing was written")
             for v in range(version + 1, SCHEMA_VERSION + 1):
-                for stmt in MIGRATIONS[v]:
-                    self.execute(stmt.replace("{id}", self.id_column))
+                for step in MIGRATIONS[v]:
+                    if callable(step):
+                        step(self)
+                    else:
+                        self.execute(step.replace("{id}", self.id_column))
             if version < SCHEMA_VERSION:
                 self.execute("DELETE FROM meta WHERE key = 'schema_version'")
                 self.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
@@ -166,12 +169,13 @@ class Store:
                                  "written")
             git = env.get("git", {})
             run_id = self.execute(
-                "INSERT INTO runs (digest, machine, suite, commit_sha, parent_sha, merge_base, "
-                "branch, run_date, recorded_at, build_key, job, source, context, environment) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (run.digest, run.machine, run.suite, run.commit, git.get("parent"),
-                 git.get("merge_base"), git.get("branch"), run.date, now_utc(), run.build_key,
-                 env.get("job"), run.source, json.dumps(run.context, sort_keys=True),
+                "INSERT INTO runs (digest, machine, machine_id, suite, commit_sha, parent_sha, "
+                "merge_base, branch, run_date, recorded_at, build_key, job, source, context, "
+                "environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (run.digest, run.machine, run.machine_id, run.suite, run.commit,
+                 git.get("parent"), git.get("merge_base"), git.get("branch"), run.date,
+                 now_utc(), run.build_key, env.get("job"), run.source,
+                 json.dumps(run.context, sort_keys=True),
                  json.dumps(env, sort_keys=True))).fetchone()[0]
             ids = self._series_ids(run.machine, run.suite, run.samples.keys())
             self.insert_many("samples", ("series_id", "run_id", "n", "median", "reps"),
@@ -206,6 +210,29 @@ class Store:
 
     def machines(self):
         return [r[0] for r in self.query("SELECT DISTINCT machine FROM runs ORDER BY machine")]
+
+    def machine_ids(self, machine):
+        """{machine_id: compiler} of the files recorded for a machine (results/ folder names)."""
+        out = {}
+        for mid, ctx in self.query("SELECT machine_id, context FROM runs WHERE machine = ? "
+                                   "ORDER BY run_date", (machine,)):
+            if mid:
+                out[mid] = json.loads(ctx).get("compiler") or out.get(mid)
+        return out
+
+    def machine_of(self, machine_id):
+        """The machine the store's files of a machine_id were measured on, None if unknown."""
+        rows = self.query("SELECT DISTINCT machine FROM runs WHERE machine_id = ? AND "
+                          "machine != machine_id", (machine_id,))
+        return rows[0][0] if len(rows) == 1 else None
+
+    def resolve_machine(self, name):
+        """A machine as the user names it: the tracker's machine, or a file's machine_id (the
+        results/ folder name) of one."""
+        if name is None or name in self.machines():
+            return name
+        rows = self.query("SELECT DISTINCT machine FROM runs WHERE machine_id = ?", (name,))
+        return rows[0][0] if len(rows) == 1 else name
 
     def count(self, table):
         return self.query(f"SELECT COUNT(*) FROM {table}")[0][0]

@@ -365,6 +365,8 @@ def as_if_measured_here(files, work):
         ctx = doc.get("context")
         if isinstance(ctx, dict) and ctx.get("date"):
             ctx.update(date=now, host_name=fingerprint.hostname())
+            if "cpu_model" in ctx and here.get("cpu_model"):
+                ctx["cpu_model"] = here["cpu_model"]  # the VM may move to other hardware
             if "mhz_per_cpu" in ctx:
                 ctx["mhz_per_cpu"] = here.get("mhz", ctx["mhz_per_cpu"])
         copy = os.path.join(work, os.path.basename(path))
