@@ -214,6 +214,35 @@ class PostgresTest(StoreChecks, unittest.TestCase):
                 for row, path in zip(rows, paths):
                     self.assertEqual(db.repetitions(row.id), importers.read(path).samples)
 
+    def test_two_records_of_the_same_files_both_succeed(self):
+        # Issue 44 item 12: the duplicate check was a SELECT that cannot see the other
+        # transaction; the loser died with a UniqueViolation traceback and skipped the rest of
+        # its files. Two recorders race on the same files, three times; both must succeed,
+        # every file recorded once, the loser saying "already recorded".
+        files = [lib.gb_variant(lib.RUN1, os.path.join(self.tmp, f"r{i}.json"),
+                                f"c0ffee00001{i}", f"2026-12-0{i + 1}T10:00:00+00:00")
+                 for i in range(4)]
+        for attempt in range(3):
+            with store.open_store(self.url) as db:  # a fresh start: nothing recorded
+                for table in ("samples", "changepoint_cache", "series", "runs"):
+                    db.execute(f"DELETE FROM {table}")
+            procs = [subprocess.Popen([lib.PY, os.path.join(lib.TOOLS, "track"), "--db",
+                                       self.url, "record", "--no-probe", *files],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                     for _ in range(2)]
+            outs = [p.communicate(timeout=300) for p in procs]
+            for p, (out, err) in zip(procs, outs):
+                self.assertEqual(p.returncode, 0, f"attempt {attempt}:\n{out}{err}")
+                self.assertNotIn("Traceback", err)
+            said = "".join(err for _out, err in outs)
+            recorded = sum(out.count("recorded /") for out, _err in outs)
+            self.assertEqual(recorded + said.count("already recorded"), 2 * len(files), said)
+            with store.open_store(self.url) as db:
+                self.assertEqual(sorted(r.commit for r in db.runs()),
+                                 [f"c0ffee00001{i}" for i in range(4)])
+                for row, path in zip(db.runs(), files):
+                    self.assertEqual(db.repetitions(row.id), importers.read(path).samples)
+
     def test_an_unreachable_server_is_one_line(self):
         url = f"postgresql://postgres:secret@127.0.0.1:{lib.free_port()}/postgres"
         proc = lib.track("import", lib.RESULTS, db=url, check=2, timeout=120)

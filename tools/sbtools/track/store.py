@@ -19,6 +19,7 @@ from .schema import MIGRATIONS, SCHEMA_VERSION
 DB_ENV = "SOAPBENCH_TRACK_DB"  # the store when --db is not given
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # a run's date in the store, UTC (sorts as text)
 _LOCK_ID = 0x50AB7  # PostgreSQL advisory lock held while a store's tables are created/migrated
+_RETRIES = 3       # tries of a run's transaction that a deadlock between recorders rolled back
 
 
 def default_db():
@@ -71,6 +72,7 @@ class Store:
     """One connection to a store; SQL shared by both dialects."""
     paramstyle = "?"    # the driver's placeholder
     id_column = ""      # the auto-numbered key column's type (schema.py's {id})
+    driver_error = ()   # the driver's exception class (its errors become TrackError)
 
     def __init__(self, name):
         self.name = name    # the path or redacted URL, for messages
@@ -152,36 +154,60 @@ class Store:
     # --- runs -----------------------------------------------------------------------------
     def add_run(self, run, env):
         """Writes a run (importers.Run) and its environment (fingerprint.environment) in one
-        transaction; returns its id. DuplicateRun for a file already recorded, TrackError for
-        another file claiming the same run."""
+        transaction; returns its id. DuplicateRun for a file already recorded (also by another
+        recorder at the same moment: the database's uniqueness decides, not a prior look),
+        TrackError for another file claiming the same run or a store that refused it."""
+        for attempt in range(_RETRIES):
+            try:
+                return self._add_run(run, env)
+            except self.driver_error as e:
+                if attempt + 1 < _RETRIES and self._retryable(e):
+                    continue  # a deadlock between two recorders: one of them tries again
+                raise TrackError(f"{run.source}: the store {self.name} refused it: "
+                                 f"{(str(e).strip().splitlines() or ['?'])[0]}; nothing "
+                                 "written") from e
+        raise AssertionError("unreachable")
+
+    def _add_run(self, run, env):
         with self.transaction():
-            dup = self.query("SELECT id, source FROM runs WHERE digest = ?", (run.digest,))
-            if dup:
-                raise DuplicateRun(f"{run.source}: already recorded (run {dup[0][0]}, from "
-                                   f"{dup[0][1]}); nothing written")
-            clash = self.query("SELECT id, source FROM runs WHERE machine = ? AND suite = ? AND "
-                               "run_date = ? AND commit_sha = ?",
-                               (run.machine, run.suite, run.date, run.commit))
-            if clash:
-                raise TrackError(f"{run.source}: a different file of the same run ({run.suite} of "
-                                 f"machine {run.machine} at {run.date}, commit {run.commit}) is "
-                                 f"recorded as run {clash[0][0]} from {clash[0][1]}; nothing "
-                                 "written")
             git = env.get("git", {})
-            run_id = self.execute(
+            row = self.execute(
                 "INSERT INTO runs (digest, machine, machine_id, suite, commit_sha, parent_sha, "
                 "merge_base, branch, run_date, recorded_at, build_key, job, source, context, "
-                "environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING RETURNING id",
                 (run.digest, run.machine, run.machine_id, run.suite, run.commit,
                  git.get("parent"), git.get("merge_base"), git.get("branch"), run.date,
                  now_utc(), run.build_key, env.get("job"), run.source,
                  json.dumps(run.context, sort_keys=True),
-                 json.dumps(env, sort_keys=True))).fetchone()[0]
+                 json.dumps(env, sort_keys=True))).fetchone()
+            if row is None:
+                raise self._conflict(run)
+            run_id = row[0]
             ids = self._series_ids(run.machine, run.suite, run.samples.keys())
             self.insert_many("samples", ("series_id", "run_id", "n", "median", "reps"),
                              [(ids[key], run_id, len(reps), statistics.median(reps), json.dumps(reps))
                               for key, reps in run.samples.items()])
         return run_id
+
+    def _conflict(self, run):
+        """Why a run's row was not inserted: the same file recorded (DuplicateRun), or another
+        file of the same run (TrackError). Read after the conflict, so a run another recorder
+        just committed is seen."""
+        dup = self.query("SELECT id, source FROM runs WHERE digest = ?", (run.digest,))
+        if dup:
+            return DuplicateRun(f"{run.source}: already recorded (run {dup[0][0]}, from "
+                                f"{dup[0][1]}); nothing written")
+        clash = self.query("SELECT id, source FROM runs WHERE machine = ? AND suite = ? AND "
+                           "run_date = ? AND commit_sha = ?",
+                           (run.machine, run.suite, run.date, run.commit))
+        where = f"run {clash[0][0]} from {clash[0][1]}" if clash else "another run"
+        return TrackError(f"{run.source}: a different file of the same run ({run.suite} of "
+                          f"machine {run.machine} at {run.date}, commit {run.commit}) is "
+                          f"recorded as {where}; nothing written")
+
+    def _retryable(self, error):
+        return False
 
     def _series_ids(self, machine, suite, keys):
         """{(benchmark, metric): series id}, creating the series that are new."""
@@ -190,7 +216,7 @@ class Store:
                 "SELECT id, benchmark, metric FROM series WHERE machine = ? AND suite = ?",
                 (machine, suite))}
         ids = known()
-        missing = [k for k in keys if k not in ids]
+        missing = sorted(k for k in keys if k not in ids)  # one order: no deadlock
         if missing:
             self.insert_many("series", ("machine", "suite", "benchmark", "metric"),
                              [(machine, suite, b, m) for b, m in missing], conflict_ignore=True)
@@ -314,6 +340,7 @@ class SqliteStore(Store):
     """A SQLite file in WAL mode: readers never wait for the writer, a crash loses no commit."""
     paramstyle = "?"
     id_column = "INTEGER PRIMARY KEY"
+    driver_error = sqlite3.Error
 
     def __init__(self, path, create=True):
         super().__init__(path)
@@ -357,6 +384,7 @@ class PostgresStore(Store):
             raise TrackError(f"{self.name}: python3-psycopg2 is not installed "
                              "(tools/setup.sh installs it)") from e
         self._extras = psycopg2.extras  # execute_values: one round trip per page of rows
+        self.driver_error = psycopg2.Error
         try:
             self.conn = psycopg2.connect(url, connect_timeout=10)
             self.conn.autocommit = True
@@ -377,6 +405,10 @@ class PostgresStore(Store):
 
     def _lock_schema(self):
         self.execute("SELECT pg_advisory_xact_lock(?)", (_LOCK_ID,))
+
+    def _retryable(self, error):
+        # deadlock_detected, serialization_failure: the transaction was rolled back whole.
+        return getattr(error, "pgcode", None) in ("40P01", "40001")
 
     def _has_table(self, name):
         return self.query("SELECT to_regclass(?)", (name,))[0][0] is not None
