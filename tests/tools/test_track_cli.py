@@ -38,9 +38,14 @@ class CliTest(unittest.TestCase):
 
     def test_help_on_every_verb(self):
         self.assertIn("VERB", lib.track("--help", check=0).stdout)
+        helps = {}
         for verb in VERBS:
             out = lib.track(verb, "--help", check=0).stdout
             self.assertIn(f"usage: tools/track {verb}", out)
+            helps[verb] = out.split("\n\n", 1)[1].split("positional arguments:")[0]
+        # Each verb says what it does (site printed the help of changes, issue 44 item 14).
+        self.assertEqual(len(set(helps.values())), len(VERBS), helps)
+        self.assertIn("dashboard", helps["site"])
 
     def test_import_the_committed_results_twice(self):
         first = lib.track("import", lib.RESULTS, db=self.db, check=0)

@@ -31,6 +31,18 @@ MACHINE_HELP = ("the machine of the files (default: their hardware, CPU model, c
                 "a file without machine_id needs it)")
 
 
+SITE_DOC = """\
+Writes the static dashboard of the store into OUT: it opens from disk (no server, no internet).
+index.html lists the machines (fingerprint, runs, the results/ ids and compilers behind each),
+the open regressions (series whose newest change point made them worse, after the suite's
+multiplicity), the gate's last verdicts with their blind spots, and the newest change points;
+one page per machine and suite (paged, open regressions first) draws every
+series over its runs with its noise bands and change points, with a filter box that searches
+every page. Charts: Chart.js 3.9.1 from Debian's libjs-chart.js, copied into OUT.
+Pages an earlier build wrote into OUT and this one does not are removed.
+"""
+
+
 class Progress:
     """A line on stderr at most every few seconds, for long runs."""
 
@@ -156,9 +168,7 @@ def cmd_gate(args, db):
         summary.write_json(result, args.json)
     if not args.no_save:
         db.add_verdict(result.machine, result.head_commit, result.base_commit, result.verdict, md,
-                       {"rows": [r.__dict__ for r in result.rows[:200]],
-                        "notes": result.notes, "compared": result.compared,
-                        "blind_spots": [summary.blind_text(b) for b in result.blind]})
+                       summary.stored(result))
     return result.exit_code
 
 
@@ -193,13 +203,16 @@ def change_groups(db, series):
 
 
 def cmd_changes(args, db):
-    groups = change_groups(db, analysed(db, args))
+    series = analysed(db, args)
+    groups = change_groups(db, series)
+    weak = sum(len(x.weak) for x in series)
     if args.json:
         print(json.dumps([{
             "machine": a.machine, "suite": a.suite, "from_commit": b.commit, "to_commit": a.commit,
             "from_date": b.date, "to_date": a.date, "changed": changed,
             "series": [{"benchmark": x.benchmark, "metric": x.metric, "shift": c.shift,
-                        "low": c.low, "high": c.high, "p": c.p, "regression": c.regression}
+                        "low": c.low, "high": c.high, "p": c.p, "suite_p": c.q,
+                        "regression": c.regression}
                        for x, c in items]} for a, b, items, changed in groups[:args.limit]],
             indent=1))
         return 0
@@ -217,9 +230,14 @@ def cmd_changes(args, db):
         for x, c in shown:
             ci = f" [{c.low * 100:+.1f}%, {c.high * 100:+.1f}%]" if c.low != c.high else ""
             p = f" p={c.p:.3f}" if c.p is not None else ""
-            print(f"  {c.shift * 100:+6.2f}%{ci}{p}  {x.benchmark} ({x.metric})")
+            q = f" ({c.q:.2g} over the suite)" if c.q is not None else ""
+            print(f"  {c.shift * 100:+6.2f}%{ci}{p}{q}  {x.benchmark} ({x.metric})")
         if len(shown) < len(items):
             print(f"  ... {len(items) - len(shown)} more (--all)")
+    if weak:
+        print(f"{weak} more change points of measured series are below their suite's "
+              f"multiplicity (Benjamini-Hochberg at {history.SUITE_FDR:g} over the suite): the "
+              "noise of this many series, not listed")
     return 0
 
 
@@ -292,7 +310,8 @@ def parser():
 
     for name, helptext in (("changes", "the change points found, newest first"),
                            ("site", "write the static dashboard")):
-        p = sub.add_parser(name, help=helptext, description=history.__doc__,
+        doc = history.__doc__ if name == "changes" else SITE_DOC
+        p = sub.add_parser(name, help=helptext, description=doc,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         if name == "site":
             p.add_argument("out", help="output folder (index.html and one page per machine)")

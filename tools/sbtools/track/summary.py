@@ -167,6 +167,12 @@ def as_json(result):
             "notes": [{"level": level, "text": text} for level, text in result.notes]}
 
 
+def stored(result):
+    """What the store keeps of a verdict beside its Markdown (the dashboard reads it)."""
+    return {"rows": [dataclasses.asdict(r) for r in result.rows[:200]], "notes": result.notes,
+            "compared": result.compared, "blind_spots": [blind_text(b) for b in result.blind]}
+
+
 def write_json(result, path):
     """The JSON verdict to path ('-': standard output)."""
     text = json.dumps(as_json(result), indent=1, sort_keys=True) + "\n"
