@@ -13,7 +13,7 @@ import track_testlib as lib
 from sbtools.track import importers
 from sbtools.track.schema import SCHEMA_VERSION
 
-VERBS = ("import", "record", "gate", "changes", "site")
+VERBS = ("import", "record", "gate", "changes", "site", "prune")
 
 
 class CliTest(unittest.TestCase):
@@ -162,6 +162,22 @@ class CliTest(unittest.TestCase):
         proc = lib.track("record", "--no-probe", cut, lib.ICOUNT, db=self.db, check=1)
         self.assertIn("1 runs recorded", proc.stdout)
         self.assertEqual(self.counts()[0], 1)
+
+    def test_prune_gives_the_space_back(self):
+        # Issue 44 item 14: a CI that keeps the store as a cache needs retention.
+        files = [lib.gb_variant(lib.RUN1, os.path.join(self.tmp, f"g{i}.json"), f"abc{i:09d}",
+                                f"2026-12-0{i + 1}T10:00:00+00:00") for i in range(6)]
+        lib.track("record", "--no-probe", *files, db=self.db, check=0)
+        before = os.path.getsize(self.db)
+        self.one_line(lib.track("prune", db=self.db, check=2), "say what to keep")
+        proc = lib.track("prune", "--keep-runs", "2", "--dry-run", db=self.db, check=0)
+        self.assertIn("would remove 4 runs", proc.stdout)
+        self.assertEqual(self.counts()[0], 6)
+        proc = lib.track("prune", "--keep-runs", "2", db=self.db, check=0)
+        self.assertIn("removed 4 runs", proc.stdout)
+        self.assertEqual(self.counts()[0], 2)
+        self.assertLess(os.path.getsize(self.db), before * 0.6)
+        lib.track("changes", db=self.db, check=0)  # still a store
 
     def test_reading_a_store_that_does_not_exist(self):
         proc = lib.track("changes", db=os.path.join(self.tmp, "none.sqlite"), check=2)

@@ -66,6 +66,34 @@ class StoreChecks:
             self.assertEqual(db.count("runs"), before[0] + 1)
 
 
+    def test_prune_keeps_the_newest_runs(self):
+        # Retention (issue 44 item 14: the store grew about 1 MB per parse_bench run, no prune).
+        paths = [lib.icount_variant(lib.ICOUNT, os.path.join(self.tmp, f"p{i}.json"),
+                                    f"0123abcd{i:04d}", f"2026-12-0{i + 1}T10:00:00+00:00")
+                 for i in range(5)]
+        with store.open_store(self.url) as db:
+            for p in paths:
+                run = importers.read(p)
+                db.add_run(run, env_of(run))
+            db.add_verdict("m", "c", None, "PASS", "", {})
+            db.add_verdict("m", "d", None, "PASS", "", {})
+            series = db.count("series")
+            counts = db.prune(keep_runs=3, keep_verdicts=1, dry_run=True)
+            self.assertEqual((counts["runs"], counts["verdicts"]), (2, 1))
+            self.assertEqual(db.count("runs"), 5)               # a dry run removes nothing
+            counts = db.prune(keep_runs=3, keep_verdicts=1)
+            self.assertEqual((counts["runs"], counts["samples"]), (2, 2 * series))
+            self.assertEqual([r.commit for r in db.runs()],
+                             [f"0123abcd{i:04d}" for i in (2, 3, 4)])
+            self.assertEqual((db.count("series"), db.count("samples")), (series, 3 * series))
+            self.assertEqual([v[2] for v in db.verdicts()], ["d"])
+            counts = db.prune(before="2026-12-05T00:00:00Z")   # the runs before a date
+            self.assertEqual([r.commit for r in db.runs()], ["0123abcd0004"])
+            db.prune(keep_runs=0)
+            self.assertEqual((db.count("runs"), db.count("series"), db.count("samples")),
+                             (0, 0, 0))
+
+
 class SqliteTest(StoreChecks, unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="sb-track-store-")

@@ -1,5 +1,6 @@
 """tools/track: benchmark history across CI runs: record, gate, change points, dashboard."""
 import argparse
+import datetime as dt
 import json
 import os
 import sys
@@ -24,6 +25,7 @@ examples:
   tools/track gate build/icount.json              # a pull request's counts against the history
   tools/track changes --limit 10                  # newest change points first
   tools/track site build/track-site               # the dashboard (open index.html)
+  tools/track prune --keep-runs 200               # retention: the newest 200 runs a suite
 """
 
 
@@ -241,6 +243,30 @@ def cmd_changes(args, db):
     return 0
 
 
+def cmd_prune(args, db):
+    if args.keep_runs is None and args.older_than is None and args.keep_verdicts is None:
+        raise TrackError("prune: say what to keep (--keep-runs N, --older-than DAYS, "
+                         "--keep-verdicts N)")
+    if any(v is not None and v < 0 for v in (args.keep_runs, args.older_than,
+                                              args.keep_verdicts)):
+        raise TrackError("prune: --keep-runs, --older-than and --keep-verdicts take a number >= 0")
+    before = None
+    if args.older_than is not None:
+        before = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=args.older_than)) \
+            .strftime(store.DATE_FORMAT)
+    was = db.size()
+    counts = db.prune(args.keep_runs, before, args.keep_verdicts, args.dry_run)
+    what = (f"{counts['runs']} runs ({counts['samples']:,} samples), {counts['series']} series "
+            f"left without runs, {counts['verdicts']} verdicts")
+    if args.dry_run:
+        print(f"{PROG}: would remove {what} from {db.name} (--dry-run: nothing removed)")
+        return 0
+    now = db.size()
+    size = f"; {was / 2**20:.1f} MB -> {now / 2**20:.1f} MB" if was and now is not None else ""
+    print(f"{PROG}: removed {what} from {db.name}{size}")
+    return 0
+
+
 def cmd_site(args, db):
     from . import site  # only this verb needs the templates
     series = analysed(db, args)
@@ -308,6 +334,26 @@ def parser():
     p.add_argument("--no-probe", action="store_true", help="do not read this machine's packages")
     p.set_defaults(run=cmd_gate)
 
+    p = sub.add_parser("prune", help="remove old runs and verdicts (retention)",
+                       description="Keeps the store small: removes the runs beyond the newest N "
+                                   "of each machine and suite, or older than DAYS, with their "
+                                   "samples, the series left without runs and their cached "
+                                   "change points, and the gate's verdicts beyond the newest N; "
+                                   "then gives the space back (SQLite: VACUUM). One "
+                                   "transaction. The result files in git stay the source of "
+                                   "truth: `import` brings pruned runs back.",
+                       epilog="examples:\n  tools/track prune --keep-runs 200 --keep-verdicts "
+                              "500   # before a CI saves the store as its cache\n"
+                              "  tools/track prune --older-than 365 --dry-run",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--keep-runs", type=int, metavar="N",
+                   help="keep the newest N runs of each machine and suite")
+    p.add_argument("--older-than", type=float, metavar="DAYS",
+                   help="remove runs dated more than DAYS days ago")
+    p.add_argument("--keep-verdicts", type=int, metavar="N", help="keep the newest N verdicts")
+    p.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
+    p.set_defaults(run=cmd_prune)
+
     for name, helptext in (("changes", "the change points found, newest first"),
                            ("site", "write the static dashboard")):
         doc = history.__doc__ if name == "changes" else SITE_DOC
@@ -332,7 +378,7 @@ def parser():
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
-        create = args.verb in ("import", "record", "gate")
+        create = args.verb in ("import", "record", "gate")  # prune: an existing store only
         with store.open_store(args.db, create=create) as db:
             return args.run(args, db)
     except TrackError as e:

@@ -329,6 +329,64 @@ class Store:
             self.insert_many("changepoint_cache", ("series_id", "runs_key", "result"), rows)
 
 
+    # --- retention ----------------------------------------------------------------------------
+    def prune(self, keep_runs=None, before=None, keep_verdicts=None, dry_run=False):
+        """Removes the runs beyond the newest keep_runs of each machine and suite and those
+        dated before `before` (YYYY-MM-DDTHH:MM:SSZ), with their samples, the series left
+        without any and their cached change points, and the verdicts beyond the newest
+        keep_verdicts; in one transaction (dry_run: rolled back). {what: how many}."""
+        gone = set()
+        if keep_runs is not None:
+            for machine, suite in self.query("SELECT DISTINCT machine, suite FROM runs"):
+                rows = self.query("SELECT id FROM runs WHERE machine = ? AND suite = ? ORDER BY "
+                                  "run_date DESC, id DESC", (machine, suite))
+                gone.update(r[0] for r in rows[keep_runs:])
+        if before:
+            gone.update(r[0] for r in self.query("SELECT id FROM runs WHERE run_date < ?",
+                                                 (before,)))
+        counts = {"runs": len(gone), "samples": 0, "series": 0, "verdicts": 0}
+        try:
+            with self.transaction():
+                ids = sorted(gone)
+                for i in range(0, len(ids), 500):
+                    chunk = ids[i:i + 500]
+                    marks = ", ".join("?" * len(chunk))
+                    counts["samples"] += self.query(
+                        f"SELECT COUNT(*) FROM samples WHERE run_id IN ({marks})", chunk)[0][0]
+                    self.execute("DELETE FROM changepoint_cache WHERE series_id IN (SELECT "
+                                 f"series_id FROM samples WHERE run_id IN ({marks}))", chunk)
+                    self.execute(f"DELETE FROM samples WHERE run_id IN ({marks})", chunk)
+                    self.execute(f"DELETE FROM runs WHERE id IN ({marks})", chunk)
+                empty = "NOT EXISTS (SELECT 1 FROM samples s WHERE s.series_id = series.id)"
+                counts["series"] = self.query(f"SELECT COUNT(*) FROM series WHERE {empty}")[0][0]
+                self.execute(f"DELETE FROM series WHERE {empty}")
+                if keep_verdicts is not None:
+                    old = [r[0] for r in self.query("SELECT id FROM verdicts ORDER BY id DESC")
+                           [keep_verdicts:]]
+                    counts["verdicts"] = len(old)
+                    for i in range(0, len(old), 500):
+                        chunk = old[i:i + 500]
+                        self.execute(f"DELETE FROM verdicts WHERE id IN "
+                                     f"({', '.join('?' * len(chunk))})", chunk)
+                if dry_run:
+                    raise _DryRun()
+        except _DryRun:
+            return counts
+        self.compact()
+        return counts
+
+    def compact(self):
+        """Gives the space of removed rows back (SQLite: VACUUM; PostgreSQL's autovacuum)."""
+
+    def size(self):
+        """The store's size in bytes, None when it cannot tell."""
+        return None
+
+
+class _DryRun(Exception):
+    """Rolls a prune back after counting what it would remove."""
+
+
 def _where(**filters):
     parts = [(k, v) for k, v in filters.items() if v is not None]
     if not parts:
@@ -368,6 +426,14 @@ class SqliteStore(Store):
     def _has_table(self, name):
         return bool(self.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                                (name,)))
+
+    def compact(self):
+        self.execute("VACUUM")
+        self.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def size(self):
+        return sum(os.path.getsize(p) for p in (self.name, self.name + "-wal")
+                   if os.path.exists(p))
 
 
 class PostgresStore(Store):
@@ -412,6 +478,9 @@ class PostgresStore(Store):
 
     def _has_table(self, name):
         return self.query("SELECT to_regclass(?)", (name,))[0][0] is not None
+
+    def size(self):
+        return self.query("SELECT pg_database_size(current_database())")[0][0]
 
 
 def open_store(url=None, create=True):
