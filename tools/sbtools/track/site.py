@@ -180,7 +180,7 @@ def _machine_rows(store, series):
         ctx, env = {}, {}
         for r in reversed(runs):
             ctx, env = store.run_details(r.id)
-            if env.get("machine") or ctx.get("cpu_model"):
+            if env.get("machine") or (ctx.get("cpu_model") and ctx.get("cpu_cores")):
                 break
         fp = env.get("machine") or {}
         what = ", ".join(str(v) for v in (fp.get("cpu_model") or ctx.get("cpu_model"),
