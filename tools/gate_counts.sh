@@ -1,6 +1,6 @@
 #!/bin/sh
 # The test command's instruction-count gate (tools/run_tests.sh runs it): tools/icount's default
-# subset under callgrind (or the counts file given), judged by tools/track gate, README's one gate,
+# subset under callgrind (or the counts file given), judged by tools/track gate (docs/ci.md)
 # against the committed baseline of its build (results/icount/<build-key>/baseline.json; a new
 # build against the nearest build's, every move attributed to what changed), then recorded into
 # the history (tools/track's default store, or $SOAPBENCH_TRACK_DB) only when it passed, so

@@ -1,14 +1,15 @@
 #!/bin/sh
 # The test command (README.md): installs missing Debian packages, then builds and runs every
 # unit test twice: in the release build and under AddressSanitizer + UndefinedBehaviorSanitizer.
-# Between the two, the instruction-count gate (tools/gate_counts.sh): tools/icount's subset under
-# callgrind judged by tools/track gate against the committed baseline of this build
-# (results/icount/<build-key>/baseline.json), recorded into the history only when it passed; it
-# prints the comparison and its verdict and fails on a regression. No timed benchmark runs here
-# (those belong to tools/run_bench.sh). The gate runs on one core and counts instructions, which load
-# does not move, so the sanitizer build (which times nothing either) runs beside it; nothing runs
-# beside the unit tests, some of which compare throughput. Every step prints its time; a failed
-# gate is reported after the sanitizer tests, a failed build or test stops the command.
+# Between the two, the instruction-count gate (tools/gate_counts.sh): tools/icount's subset
+# under callgrind judged by tools/track gate against the committed baseline of this build
+# (results/icount/<build-key>/baseline.json), recorded into the history only when it passed;
+# it prints the comparison and its verdict and fails on a regression. No timed benchmark runs
+# here (those belong to tools/run_bench.sh). The gate runs on one core and counts instructions,
+# which load does not move, so the sanitizer build (which times nothing either) runs beside it;
+# nothing runs beside the unit tests, some of which compare throughput. Every step prints its
+# time; a failed gate is reported after the sanitizer tests, a failed build or test stops the
+# command.
 set -eu
 cd "$(dirname "$0")/.."
 # Seconds since $1 (date +%s).

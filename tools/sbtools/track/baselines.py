@@ -3,7 +3,7 @@
 `results/icount/<build-key>/baseline.json` is a build's promoted reference (tools/results
 baseline --icount, never automatic), committed with the code, so a fresh clone with an empty
 store still has something to gate against. Against a baseline the gate keeps tools/compare's
-rules (README "The instruction-count gate"): a benchmark regresses at its threshold (1%, or
+rules (docs/ci.md "The instruction-count gate"): a benchmark regresses at its threshold (1%, or
 results/thresholds.json's "icount" section), and a count file that lacks benchmarks the
 baseline has fails unless the baseline's "removed" object names them.
 """

@@ -59,7 +59,7 @@ class BlindSpot:
     commits: str        # the commit range that changed with them
 
 
-# The gate's exit codes (README's CI guide lists them; tools/track gate --help prints them).
+# The gate's exit codes (docs/ci.md lists them; tools/track gate --help prints them).
 EXIT_CODES = {
     0: "PASS or WARN: no regression attributed to the code (WARN: the environment moved "
        "counts, or something is worth a look; the warnings say what)",
@@ -112,7 +112,7 @@ def _same_commit(a, b):
 @dataclass
 class Reference:
     """What a run's exact metrics are compared with: a recorded run or a committed baseline."""
-    what: str           # for the reader: "run 12 (commit ...)", "results/icount/<key>/baseline.json"
+    what: str           # for the reader: "run 12 of <date>", "results/icount/<key>/baseline.json"
     commit: str
     machine: str
     build_key: str

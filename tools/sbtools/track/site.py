@@ -132,7 +132,8 @@ def suite_pages(machine, suite, series):
                 "names": names_file(machine, suite) if pages > 1 else None,
                 "runs": [{"c": r.commit[:12], "d": r.date, "k": r.build_key or ""} for r in runs],
                 "series": [series_data(x, index, len(runs)) for x in mine]}
-        body = (f'<p><a href="index.html">all machines</a></p>\n<h1>{_e(machine)} · {_e(suite)}</h1>\n'
+        body = (f'<p><a href="index.html">all machines</a></p>\n'
+                f'<h1>{_e(machine)} · {_e(suite)}</h1>\n'
                 f'<p>{len(series)} series over {len(runs)} runs, {n_cp} change points{weak}. '
                 f'{ratio}The band is each stretch\'s noise band between change points (Tukey '
                 'fences); triangles mark change points (red: worse, green: better).</p>\n' +
