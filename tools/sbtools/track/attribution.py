@@ -17,6 +17,7 @@ from sbtools.paths import REPO
 
 # Fields every benchmark depends on, whatever its library.
 GLOBAL_FIELDS = ("compiler", "build", "glibc", "isa_level", "valgrind", "simdjson_kernels",
+                 "determinism_shim",
                  "package libc6", "package libstdc++6", "package libgcc-s1", "package g++-12",
                  "package gcc-12", "package valgrind", "package libbenchmark1debian",
                  "cpu_model", "microcode", "kernel", "cores", "smt", "governor")
