@@ -61,8 +61,9 @@ def gb_variant(path, out, commit, date, scale=None, machine=None, host=None):
     doc = copy.deepcopy(load(path))
     ctx = doc["context"]
     ctx["git_sha"], ctx["date"] = commit, date
-    if machine:
+    if machine:  # another machine: its own id and hardware (the tracker's machine)
         ctx["machine_id"] = machine
+        ctx["cpu_model"] = f"{ctx.get('cpu_model')} ({machine})"
     if host:
         ctx["host_name"] = host
     if scale:

@@ -156,7 +156,7 @@ def interleaved_gate_runs(runs, trials, pairs=gate.MIN_REPS, seed=1, planted=Non
 
 def _scaled(run, planted):
     copy = importers.Run(run.source, run.digest, run.machine, run.suite, run.commit, run.date,
-                         run.context, run.build, run.build_key, dict(run.samples))
+                         run.context, run.build, run.build_key, dict(run.samples), run.machine_id)
     for (bench, met), reps in run.samples.items():
         if met == "real_time":
             copy.samples[(bench, met)] = [v * planted(bench) for v in reps]
@@ -187,6 +187,7 @@ def history_replay(results_dir, store_path):
             runs.append(importers.read(path))
         except Exception:  # noqa: BLE001 - foreign files are the importer's business
             continue
+    importers.resolve_machines(runs)
     importers.fill_from_siblings(runs)
     runs.sort(key=lambda r: (r.date, r.source))
     out = {"gate_runs": 0, "comparisons": 0, "alarms": [], "warnings": 0}
@@ -365,6 +366,8 @@ def as_if_measured_here(files, work):
         ctx = doc.get("context")
         if isinstance(ctx, dict) and ctx.get("date"):
             ctx.update(date=now, host_name=fingerprint.hostname())
+            if "cpu_model" in ctx and here.get("cpu_model"):
+                ctx["cpu_model"] = here["cpu_model"]  # the VM may move to other hardware
             if "mhz_per_cpu" in ctx:
                 ctx["mhz_per_cpu"] = here.get("mhz", ctx["mhz_per_cpu"])
         copy = os.path.join(work, os.path.basename(path))
