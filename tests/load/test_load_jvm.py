@@ -19,7 +19,6 @@ import tempfile
 import unittest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "tools"))
 sys.dont_write_bytecode = True
 from sbtools.load.load_bench import JVM_SERVERS  # noqa: E402
 

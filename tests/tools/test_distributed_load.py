@@ -32,7 +32,6 @@ START_S = 30  # how long a server or Locust may take to start on a busy machine
 sys.dont_write_bytecode = True
 
 # tools/server_load's module: its corpus calls and wrk script, and the answer check it shares.
-sys.path.insert(0, os.path.join(REPO, "tools"))
 from sbtools.load import server_load  # noqa: E402
 cc = server_load.cc
 

@@ -3,11 +3,8 @@
 benchmarks are paired by, and the repetitions, aggregates and units of a Google Benchmark
 document. tools/report, tools/compare and tools/track all read result files through it."""
 import json
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import RUN1, Tmp, load  # noqa: E402
 from sbtools import gbench  # noqa: E402
 

@@ -6,10 +6,8 @@ SB_ROUNDTRIP_BENCH name the programs (each skipped when unset)."""
 import glob
 import os
 import subprocess
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import REPO, load, main  # noqa: E402
 from sbtools import gbench, names  # noqa: E402
 

@@ -6,10 +6,8 @@ XPP3 vs Xerces-J DOM), Load (load.py: Axis beside gSOAP and ours, its open loop)
 (interop.py: Axis as client and server in both rpc families). Each fails if those rows vanish
 or lose their JVM label; names.is_jvm_stack is the one rule they share."""
 import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import RUN1, Tmp, dump, load, main, tool  # noqa: E402
 from sbtools import names  # noqa: E402
 

@@ -17,7 +17,6 @@ import tempfile
 import time
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import REPO, Tmp, main, tool  # noqa: E402
 from browser import chromium  # noqa: E402
 from sbtools.report import driver, fold, reproduction  # noqa: E402

@@ -5,11 +5,8 @@ per family the fastest with right answers, the faster ones that answered wrong a
 shares from the sections' data; report.fold lays a section out (charts first, long tables
 folded); report.page says what a section without data lacks. The page
 in a browser: test_report_page.py."""
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import RANKING, ROUNDTRIP, Tmp, main  # noqa: E402
 from sbtools import fmt  # noqa: E402
 from sbtools.report import answer, decode, fold, links, load, page, right_answers  # noqa: E402

@@ -6,9 +6,7 @@ family which adapters have right answers; report.answer recommends only those, w
 name. Data: the committed run of bab0702471ef with the committed standard suites' matrix (the
 inputs the committed web page is rendered from) and tests/data/compare/compare.json."""
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import REPO, Tmp, dump, load, main, tool  # noqa: E402
 from sbtools import gbench  # noqa: E402
 from sbtools.report import answer, checks, links, right_answers  # noqa: E402

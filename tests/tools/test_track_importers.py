@@ -6,7 +6,6 @@ import glob
 import json
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
@@ -68,7 +67,6 @@ class ReadTest(unittest.TestCase):
         self.assertEqual(set(importers._MATRICES), set(store.MACHINE_FILES))
 
     def test_conformance_suites(self):
-        sys.path.insert(0, lib.HERE)
         import test_conformance_suites as tcs
         tmp = tempfile.mkdtemp(prefix="sb-track-suites-")
         self.addCleanup(shutil.rmtree, tmp, True)

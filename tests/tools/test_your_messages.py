@@ -17,7 +17,6 @@ import unittest
 
 sys.dont_write_bytecode = True
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(REPO, "tools"))
 from sbtools import gbench  # noqa: E402
 from sbtools.report import your_messages as ym  # noqa: E402
 

@@ -30,7 +30,6 @@ RERUN_B = os.path.join(DATA, "parse_bench.rerun_b.json")
 ROUNDTRIP = os.path.join(DATA, "roundtrip_bench.sample.json")
 RANKING = os.path.join(DATA, "parse_bench.ranking.json")
 sys.dont_write_bytecode = True
-sys.path.insert(0, TOOLS)
 from sbtools import buildkey  # noqa: E402
 
 

@@ -6,14 +6,12 @@ import pwd
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 
 from browser import chromium  # noqa: F401  (the tests' headless Chromium, shared)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 from tools_common import PY, REPO, RUN1, TOOLS, dump, load  # noqa: E402,F401  (the tools' tests')
 
 RESULTS = os.path.join(REPO, "results")
