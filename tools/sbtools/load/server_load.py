@@ -36,7 +36,7 @@ from sbtools import gbench, paths, store
 TOOL = "tools/server_load"
 
 # The calls under load: each name's corpus family (getRate over SOAP 1.1 doc/literal, add over
-# XML-RPC); loaded with tools/locust/corpus_calls.py (path, headers, body, expected answer).
+# XML-RPC); loaded with tools/sbtools/corpus_calls.py (path, headers, body, expected answer).
 CALL_FAMILIES = {"getRate": "soap11-doc-literal", "add": "xmlrpc"}
 
 

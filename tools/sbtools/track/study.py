@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from sbtools import plant
 from sbtools.gbench import load_json
 from sbtools.paths import REPO
 
@@ -307,23 +308,16 @@ def power(aa_folder, trials):
 def icount_power(build, work, stride):
     """parse_bench relinked with a pugixml parse that does about 0.5% more work (a stride loop,
     as gate_check.py plants 2%), counted by tools/icount, gated against the unchanged build."""
-    sys.path.insert(0, os.path.join(REPO, "tests", "tools"))
-    import gate_check  # noqa: E402 - the relinking helpers live with their test
-    injection = gate_check.INJECTION.replace("i += 64", f"i += {stride}")
-    source = os.path.join(REPO, "parsers", "pugixml_dom.cpp")
+    injection = plant.INJECTION.replace("i += 64", f"i += {stride}")
     bench = os.path.join(build, "bench", "parse_bench")
     started, cpu0 = time.time(), cpu_seconds()
     base_path = os.path.join(work, "base.json")
-    gate_check.counts(bench, base_path)
+    plant.counts(bench, base_path)
     variant_dir = tempfile.mkdtemp(dir=work)
-
-    def inject(text):
-        if gate_check.ANCHOR not in text:
-            raise RuntimeError("the injection point moved: update gate_check.py")
-        return text.replace(gate_check.ANCHOR, gate_check.ANCHOR + "\n" + injection, 1)
-    exe = gate_check.variant(build, variant_dir, source, inject)
+    exe = plant.variant(build, variant_dir, plant.PUGIXML_DOM,
+                        lambda text: plant.inject(text, injection))
     slow_path = os.path.join(work, "slow.json")
-    gate_check.counts(exe, slow_path)
+    plant.counts(exe, slow_path)
     doc = load_json(slow_path)
     doc["context"]["git_sha"] = "planted0slow"  # the commit that made it slower
     with open(slow_path, "w", encoding="utf-8") as f:
@@ -464,7 +458,7 @@ def main(argv=None):
     p = sub.add_parser("icount-power", help="a planted 0.5%% slower pugixml under callgrind")
     p.add_argument("--build", default=os.path.join(REPO, "build"))
     p.add_argument("--stride", type=int, default=224,
-                   help="bytes between the planted loop's steps (gate_check.py's 64 make 2%%)")
+                   help="bytes between the planted loop's steps (sbtools/plant.py's 64 make 2%%)")
     p = sub.add_parser("cost", help="recording a default run, detection over 200 x 5,000")
     p.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     args = ap.parse_args(argv)

@@ -3,7 +3,7 @@ checked (docs/load.md "Distributed load (Locust)").
 
 Each simulated user POSTs corpus calls over one keep-alive connection, one after another (no
 wait), and marks a request failed, with the reason, when the answer is not HTTP 200 with the
-corpus response's value (tools/locust/corpus_calls.py: decoded by `soapbench decode`, each
+corpus response's value (tools/sbtools/corpus_calls.py: decoded by `soapbench decode`, each
 different answer once). Settings, from the environment of every Locust process:
 
   SB_FAMILY        corpus family (default soap11-doc-literal)
@@ -14,7 +14,7 @@ different answer once). Settings, from the environment of every Locust process:
   SB_SUMMARY       at the end, the master (or a lone Locust) writes the totals here as JSON:
                    {"requests", "failures", "errors": [{"name", "error", "occurrences"}]}
 
-  locust -f tools/locust/soapbench_locustfile.py --headless -u 8 -r 8 -t 30s \\
+  locust -f tools/soapbench_locustfile.py --headless -u 8 -r 8 -t 30s \\
       --host http://127.0.0.1:8080
 """
 import json
@@ -23,15 +23,14 @@ import random
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/
-# locust puts this file's folder on the path; the corpus calls are tools/sbtools/corpus_calls.py.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# locust puts this file's folder, tools/, on the path: the package beside it holds the corpus calls.
 from sbtools import corpus_calls as cc  # noqa: E402
 import gevent  # noqa: E402
 import locust.runners  # noqa: E402
 from locust import FastHttpUser, events, task  # noqa: E402
 from locust.runners import WorkerRunner  # noqa: E402
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAMILY = os.environ.get("SB_FAMILY", "soap11-doc-literal")
 CALLS = [cc.load_call(FAMILY, name, os.environ.get("SB_CORPUS", cc.CORPUS))
          for name in os.environ.get("SB_CALL", "getRate").split(",") if name]

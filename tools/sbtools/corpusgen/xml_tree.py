@@ -5,7 +5,7 @@ independent statement of what a parser must report."""
 
 import re
 
-from digest import event_hash, hex64
+from .digest import event_hash, hex64
 
 # How a piece of character data is written; all decode to the same characters.
 #   text   - literal, with & < > escaped as &amp; &lt; &gt;

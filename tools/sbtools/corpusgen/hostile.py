@@ -8,9 +8,9 @@ tag."""
 
 import re
 
-import inputs
-from contract import Message, StyledStr
-from families import DEFAULT_STYLE, encode
+from . import inputs
+from .contract import Message, StyledStr
+from .families import DEFAULT_STYLE, encode
 
 KIB = 1024
 MIB = 1024 * KIB

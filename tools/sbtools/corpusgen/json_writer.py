@@ -3,7 +3,7 @@
 import json
 import struct
 
-from digest import event_hash, hex64
+from .digest import event_hash, hex64
 
 _ESCAPES = {'"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b',
             '\f': '\\f'}

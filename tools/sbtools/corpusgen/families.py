@@ -2,10 +2,9 @@
 
 from collections import namedtuple
 
-import json_writer
-import xml_tree
-from contract import STRUCTS, DateTime, StyledStr, b64, is_array, item_type, value_type
-from xml_tree import Comment, Document, PI, el
+from . import json_writer, xml_tree
+from .contract import STRUCTS, DateTime, StyledStr, b64, is_array, item_type, value_type
+from .xml_tree import Comment, Document, PI, el
 
 XML_FAMILIES = ['xmlrpc', 'soap11-rpc-encoded', 'soap11-rpc-literal', 'soap11-doc-literal',
                 'soap12-doc-literal']

@@ -3,7 +3,7 @@
 import hashlib
 import random
 
-from contract import DateTime, StyledStr
+from .contract import DateTime, StyledStr
 
 # Plain ASCII words for "random words" text (a fixed list: no dependence on the system).
 WORDS = """

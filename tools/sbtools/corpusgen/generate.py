@@ -15,15 +15,13 @@ import time
 from collections import namedtuple
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sbtools.paths import CORPUS_DIR
 
-import hostile  # noqa: E402
-import inputs  # noqa: E402
-from contract import Fault, Message, canonical  # noqa: E402
-from families import DEFAULT_STYLE, FAMILIES, encode  # noqa: E402
-from inputs import KIB, MIB  # noqa: E402
+from . import hostile, inputs
+from .contract import Fault, Message, canonical
+from .families import DEFAULT_STYLE, FAMILIES, encode
+from .inputs import KIB, MIB
 
-REPO = Path(__file__).resolve().parents[2]
 GZIP_THRESHOLD = 512 * KIB
 CHAIN_TARGET = 450 * KIB  # getChain: size of the XML-RPC response
 CANONICAL_INLINE_MAX = 4096  # longer canonical JSON is given as SHA-256 + length
@@ -295,10 +293,11 @@ def generate(out_dir, log=print, jobs=1):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
+        prog='tools/corpusgen',
         description='Write the soapbench corpus (messages of every protocol family, hostile '
                     'inputs, manifest.json). Deterministic: a re-run reproduces every byte. '
                     'Replaces the family directories, hostile/ and manifest.json in --out.')
-    parser.add_argument('--out', default=str(REPO / 'corpus'),
+    parser.add_argument('--out', default=CORPUS_DIR,
                         help='output directory (default: %(default)s)')
     parser.add_argument('--quiet', action='store_true', help='print only the summary')
     parser.add_argument('--jobs', type=int, default=min(os.cpu_count() or 1, len(FAMILIES)),
