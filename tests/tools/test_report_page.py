@@ -10,7 +10,9 @@ console errors, every section present, the answer on the first screen, charts wi
 hover and CSV data, tables sorting and filtering, links resolving; result files lacking a
 section's data make that section say what is missing. Screenshots go to $SB_TEST_OUT (default
 build/test-output/report_page/)."""
+import glob
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -20,6 +22,7 @@ import unittest
 from tools_common import REPO, Tmp, main, tool  # noqa: E402
 from browser import chromium  # noqa: E402
 from sbtools.report import driver, fold, reproduction  # noqa: E402
+from sbtools.report import page as page_module  # noqa: E402
 
 MACHINE = "bab0702471ef"   # the committed run with every document (results/<machine>/)
 RESULTS = os.path.join(REPO, "results")
@@ -420,6 +423,47 @@ class BadDataTest(Tmp):
         # Without the suites' matrix the first screen says which check it lacks.
         answer = text.split('<section id="answer"', 1)[1].split("</section>")[0]
         self.assertIn("Not in these results: standard suites", answer)
+
+
+class AssetsTest(unittest.TestCase):
+    """The scripts and styles once in the tree: the committed pages link the package's own and
+    results/assets/chart.min.js; a page written elsewhere gets them all copied beside it."""
+
+    def hrefs(self, html_text):
+        return re.findall(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"', html_text)
+
+    def test_the_committed_pages_link_one_copy(self):
+        pages = sorted(glob.glob(os.path.join(RESULTS, "*", "index.html")))
+        self.assertGreaterEqual(len(pages), 2)
+        for page in pages:
+            folder = os.path.dirname(page)
+            self.assertFalse(os.path.exists(os.path.join(folder, "assets")), folder)
+            with open(page, encoding="utf-8") as f:
+                hrefs = self.hrefs(f.read())
+            self.assertEqual([os.path.basename(h) for h in hrefs],
+                             ["report.css", "chart.min.js", "charts.js", "report.js"])
+            for href in hrefs:
+                target = os.path.normpath(os.path.join(folder, href))
+                self.assertTrue(os.path.isfile(target), (page, href))
+                self.assertIn(os.path.dirname(target), (page_module.ASSETS,
+                                                        page_module.SHARED_ASSETS))
+
+    def test_a_page_elsewhere_gets_its_assets_beside_it(self):
+        hrefs, copies = page_module.asset_hrefs(PAGE["out"])
+        self.assertEqual(set(hrefs.values()), {"assets/" + n for n in hrefs})
+        self.assertEqual(sorted(copies), sorted(page_module.ASSET_FILES))
+        for name in hrefs:
+            self.assertTrue(os.path.isfile(os.path.join(PAGE["out"], "assets", name)), name)
+        with open(os.path.join(PAGE["out"], "index.html"), encoding="utf-8") as f:
+            self.assertEqual(sorted(self.hrefs(f.read())), sorted(hrefs.values()))
+
+    def test_a_page_in_results_links_them(self):
+        folder = os.path.join(RESULTS, "a-machine-not-there")
+        hrefs, copies = page_module.asset_hrefs(folder)
+        self.assertEqual(copies, {})
+        self.assertEqual(os.path.normpath(os.path.join(folder, hrefs["report.js"])),
+                         os.path.join(page_module.ASSETS, "report.js"))
+        self.assertEqual(hrefs["chart.min.js"], "../assets/chart.min.js")
 
 
 if __name__ == "__main__":

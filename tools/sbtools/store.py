@@ -43,9 +43,11 @@ def parse_run_file_name(base):
 def machine_dirs(results_dir=RESULTS_DIR):
     if not os.path.isdir(results_dir):
         return []
+    # Not machines: results/icount/<build-key>/ (counts, keyed by build) and results/assets/ (the
+    # committed report pages' Chart.js, sbtools.report.page).
     return sorted(d for d in os.listdir(results_dir)
                   if os.path.isdir(os.path.join(results_dir, d)) and not d.startswith(".")
-                  and d != "icount")  # results/icount/<build-key>/: counts, keyed by build
+                  and d not in ("icount", "assets"))
 
 
 def _stored(machine_dir):
