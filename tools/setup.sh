@@ -13,6 +13,7 @@ build-essential cmake ninja-build git pkg-config ca-certificates
 clang clang-format libclang-rt-14-dev valgrind
 libxml2-utils curl util-linux iproute2 ccache
 postgresql python3-psycopg2 python3-numpy chromium chromium-driver python3-selenium libjs-chart.js python3-markdown
+python3-setuptools python3-wheel
 "
 PACKAGES="$LIBRARIES $TOOLS"
 # npm for the conformance suites: Debian's, unless an npm is already on PATH.

@@ -8,7 +8,7 @@ machine's real noise. Every figure docs/ci.md states comes from one of these com
                 the gate run by run
   power         slowdowns planted into the recorded A/A series: found within 5 runs?
                 and into interleaved A/A gate runs
-  icount-power  a 0.5% slower adapter planted into parse_bench (tests/tools/gate_check.py's
+  icount-power  a 0.5% slower adapter planted into parse_bench (sbtools/plant.py's
                 relinking), counted by tools/icount, judged by the gate on the commit itself
   cost          recording a default run; change-point detection over 200 runs x 5,000 series
 """
