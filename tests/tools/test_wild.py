@@ -17,7 +17,6 @@ import unittest
 
 sys.dont_write_bytecode = True
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(REPO, "tools"))
 from sbtools import wild  # noqa: E402
 
 FIXTURE = os.path.join(REPO, "tests", "data", "wild")
