@@ -4,7 +4,7 @@ the formula as printed, with the link model of a committed roundtrip_bench run's
 import os
 import unittest
 
-from tools_common import REPO, load, main
+from tools_common import REPO, gb_result as result, load, main
 from sbtools import linkmodel
 from sbtools.facts import Facts
 
@@ -12,22 +12,12 @@ ROUNDTRIP = os.path.join(REPO, "results", "bab0702471ef",
                          "20261202-175209_6790742da1f5.roundtrip_bench.json")
 
 
-class Result:
-    """A Result's counters and time (sbtools.gbench.Result's interface the model reads)."""
-
-    def __init__(self, time, **counters):
-        self.time, self.counters = time, counters
-
-    def counter(self, name):
-        return self.counters.get(name)
-
-
 class LinkModelTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.facts = Facts(load(ROUNDTRIP)["context"], [])
         # 40 µs of CPU (10 of them parsing) and 1,000 bytes each way.
-        cls.call = Result(50_000, client_encode_ns=5_000, server_decode_ns=6_000,
+        cls.call = result(50_000, client_encode_ns=5_000, server_decode_ns=6_000,
                           dispatch_ns=1_000, server_encode_ns=24_000, client_decode_ns=4_000,
                           bytes_sent=1_000, bytes_received=1_000, total_ns=50_000)
 
@@ -44,9 +34,9 @@ class LinkModelTest(unittest.TestCase):
 
     def test_measured_share_is_of_the_loopback_call(self):
         self.assertAlmostEqual(linkmodel.measured_share(self.facts.model, self.call), 20.0)
-        self.assertAlmostEqual(linkmodel.measured_share(self.facts.model, Result(100_000,
+        self.assertAlmostEqual(linkmodel.measured_share(self.facts.model, result(100_000,
                                server_decode_ns=1_000)), 1.0)  # no total_ns: the call's time
-        self.assertIsNone(linkmodel.measured_share(self.facts.model, Result(0)))
+        self.assertIsNone(linkmodel.measured_share(self.facts.model, result(0)))
 
     def test_the_formula_names_the_runs_counters(self):
         lines = linkmodel.formula_lines(self.facts.model, {"keepalive": 1, "newconn": 2})

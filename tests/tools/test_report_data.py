@@ -6,7 +6,7 @@ decode ranking and the families in the run's order."""
 import os
 import unittest
 
-from tools_common import RANKING, REPO, Tmp, dump, load, main
+from tools_common import RANKING, REPO, Tmp, dump, gb_result as result, load, main
 from sbtools.gbench import ResultError
 from sbtools.report import data as report_data
 from sbtools.report.data import Data
@@ -17,14 +17,6 @@ FILES = [os.path.join(BAB, f) for f in ("20261202-174809_6790742da1f5.parse_benc
                                         "20261202-175532_6790742da1f5.stacks_bench.json")]
 ICOUNT = os.path.join(REPO, "results", "icount", "18c92917448a",
                       "20261202-175341_6790742da1f5.json")
-
-
-class Counters:
-    def __init__(self, time=None, **c):
-        self.time, self.c = time, c
-
-    def counter(self, name):
-        return self.c.get(name)
 
 
 class CommittedRunTest(unittest.TestCase):
@@ -61,13 +53,13 @@ class CommittedRunTest(unittest.TestCase):
             data.load_icount(FILES[0])
 
     def test_helpers(self):
-        r = Counters(2000.0, bytes_per_second=4e6, msgs_per_s=1000.0, bytes_sent=300,
-                     bytes_received=700)
+        r = result(2000.0, bytes_per_second=4e6, msgs_per_s=1000.0, bytes_sent=300,
+                   bytes_received=700)
         self.assertEqual(report_data.bytes_per_msg(r), 4000.0)
         self.assertEqual(report_data.mb_per_s(r), 4.0)
         self.assertEqual(report_data.wire_bytes(r), 1000)
         self.assertEqual(report_data.total_ns(r), 2000.0)
-        self.assertIsNone(report_data.bytes_per_msg(Counters()))
+        self.assertIsNone(report_data.bytes_per_msg(result(1.0)))
         self.assertEqual(report_data.call_key("getChain") < report_data.call_key("zzz"), True)
         keys = [(None, "binary"), (None, "jsonrpc"), (None, "custom"), (None, "xmlrpc")]
         self.assertEqual(report_data.families_in(self.data, keys),
