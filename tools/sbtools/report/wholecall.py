@@ -3,6 +3,7 @@ allocations, context switches and locks per call and the bytes each way, beside 
 (tools/icount's decode of the same message, and its estimated cycles)."""
 from sbtools import gbench, names
 from sbtools.fmt import fmt_num, pct, table, whole
+from sbtools.paths import rel
 
 TITLE = "The whole call, counted exactly"
 SOURCE = "callcount"
@@ -62,7 +63,7 @@ def compute(run):
     made = {k: _row(run.data, k, v) for k, v in rows.items()}
     alive = {k[1:]: r for k, r in made.items() if k[0] == "keepalive"}
     return {
-        "file": got[0], "calls": got[1].get("callcount", {}).get("calls"),
+        "file": rel(got[0]), "calls": got[1].get("callcount", {}).get("calls"),
         "defaults": [r for k, r in made.items() if k[0] == "keepalive" and k[2] == default[k[1]]],
         "newconn": [(r, alive.get(k[1:])) for k, r in made.items() if k[0] == "newconn"],
         "adapters": [r for k, r in made.items() if k[0] == "keepalive" and k[3] == ONE_CALL
@@ -96,7 +97,7 @@ def _defaults_table(rows):
                     _pair(r, "voluntary_switches"), _pair(r, "lock_calls"),
                     f"{whole(r['client'].get('request_bytes'))} / "
                     f"{whole(r['client'].get('response_bytes'))}"])
-    return table(["family", "call", "instructions client / server", "parse (tools/icount)",
+    return table(["family", "call", "instructions client / server", "corpus parse (tools/icount)",
                   "system calls", "allocations", "blocked", "mutex locks", "bytes out / in"],
                  out)
 
@@ -122,8 +123,8 @@ def _adapters_table(rows):
         out.append([f"`{r['adapter']}`", r["family"], whole(server),
                     whole(r["request_parse"]), _share(r["request_parse"], server),
                     _pair(r, "allocs_per_call"), _pair(r, "syscalls"), _pair(r, "lock_calls")])
-    return table(["adapter", "family", "server instructions", "its parse (tools/icount)",
-                  "parse share", "allocations c / s", "system calls c / s", "mutex locks c / s"],
+    return table(["adapter", "family", "server instructions", "corpus parse (tools/icount)",
+                  "of the server's", "allocations c / s", "system calls c / s", "mutex locks c / s"],
                  out)
 
 
@@ -142,8 +143,11 @@ def markdown(d, charts):
             "at once and the client finds the answer waiting. Instructions (callgrind, per side), "
             "system calls (strace, per side), allocations, times a side blocked (voluntary "
             "context switches) and mutex locks (client / server), bytes on the wire (TCP payload, "
-            "HTTP headers in). The parse column is tools/icount's decode of the same message: "
-            "the request, which the server parses, or the answer, which the client does.", ""]
+            "HTTP headers in). The corpus parse is tools/icount's decode of the call's corpus file "
+            "(the request, which the server parses, or the answer, which the client does), beside "
+            "what it is of that side's instructions: the same call, not the same bytes (the "
+            "client's encoder writes its own; the corpus files are indented), so a heavy parser "
+            "can reach 100%.", ""]
     if d["defaults"]:
         text += ["**Each family's seed calls, default adapters, one connection kept alive**", "",
                  _defaults_table(d["defaults"]), ""]

@@ -6,7 +6,7 @@ import html
 
 from sbtools import names
 
-COLUMNS = ("row", "instructions client / server", "parse (icount)", "parse share",
+COLUMNS = ("row", "instructions client / server", "corpus parse (icount)", "of the side's",
            "system calls c / s", "allocations c / s", "mutex locks c / s", "bytes out / in")
 
 
@@ -60,6 +60,7 @@ def table(series, machine):
                     for r in body)
     return ("<h2>The whole call, newest run, beside its parse rows</h2>\n"
             "<p>Per call, exact: each side's instructions, system calls, allocations and mutex "
-            "locks (tools/callcount) and the bytes each way; the parse column is the newest "
-            "tools/icount decode of the same message on this machine.</p>\n"
+            "locks (tools/callcount) and the bytes each way; the corpus parse is the newest "
+            "tools/icount decode of the call's corpus file on this machine (the same call, not "
+            "the same bytes: the client's encoder writes its own).</p>\n"
             f"<table><tr>{head}</tr>{cells}</table>\n")
