@@ -33,16 +33,16 @@ needs: valgrind, strace, chrt and taskset (util-linux), and the right to use SCH
 CAP_SYS_NICE); --no-realtime runs without priorities, and its counts may then vary.
 
 CI gate (tools/run_tests.sh):
-  tools/callcount --out build/callcount-gate.json && tools/track gate build/callcount-gate.json
-  (the reference: results/callcount/<build-key>/baseline.json, set by tools/callcount --baseline,
-  recorded into the store before the gate)
+  tools/callcount --out build/callcount-gate.json && tools/gate_counts.sh build/callcount-gate.json
+  (tools/track gate against results/callcount/<build-key>/baseline.json, set by
+  tools/callcount --baseline; recorded into the history only when it passed)
 """
 
 STRACE_PRIORITY = 3  # strace above the servers (2) and the client (1): it runs at every stop
 
 
 def parse_args(argv):
-    ap = argparse.ArgumentParser(prog="tools/callcount", description=__doc__.split("\n", 2)[0][17:],
+    ap = argparse.ArgumentParser(prog="tools/callcount", description="T" + __doc__[len("tools/callcount: t"):],
                                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bench", default=os.path.join(paths.BUILD_DIR, "bench", "callcount"),
                     help="the callcount binary (default build/bench/callcount, the release preset)")
