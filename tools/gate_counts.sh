@@ -6,10 +6,11 @@
 # the history (tools/track's default store, or $SOAPBENCH_TRACK_DB) only when it passed, so
 # regressed counts never become history. Writes <counts>.md (the pull-request comment) and
 # <counts>.verdict.json beside the counts; exits with the gate's code (tools/track gate --help).
+# A tools/callcount file is gated the same way (against results/callcount/<build-key>/).
 # Usage: tools/gate_counts.sh [COUNTS.json]   (default: count into build/icount-gate.json)
 set -eu
 case "${1:-}" in
-  -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$(dirname "$0")/.."
 counts=${1:-build/icount-gate.json}

@@ -4,7 +4,8 @@
 # Between the two, the instruction-count gate (tools/gate_counts.sh): tools/icount's subset
 # under callgrind judged by tools/track gate against the committed baseline of this build
 # (results/icount/<build-key>/baseline.json), recorded into the history only when it passed;
-# it prints the comparison and its verdict and fails on a regression. No timed benchmark runs
+# it prints the comparison and its verdict and fails on a regression; then the whole call's exact
+# counts (tools/callcount), gated the same way. No timed benchmark runs
 # here (those belong to tools/run_bench.sh). The gate runs on one core and counts instructions,
 # which load does not move, so the sanitizer build (which times nothing either) runs beside it;
 # nothing runs beside the unit tests, some of which compare throughput. Every step prints its
@@ -31,6 +32,17 @@ gate=0
 # The gate, then the history (docs/ci.md "History across CI runs"): tools/gate_counts.sh.
 tools/gate_counts.sh || gate=$?
 echo "== instruction-count gate: $(since "$t") s =="
+
+# The whole call's exact counts (tools/callcount, docs/results.md "callcount"): instructions,
+# system calls, allocations, context switches and mutex locks per side and the bytes each way,
+# judged against results/callcount/<build-key>/baseline.json and recorded as the instruction
+# counts are (tools/gate_counts.sh). Beside the sanitizer build too: it runs on one CPU, exactly.
+tc=$(date +%s)
+echo "== whole-call counts (tools/callcount, tools/gate_counts.sh) =="
+calls=0
+{ /usr/bin/python3 tools/callcount --quiet --out build/callcount-gate.json &&
+  tools/gate_counts.sh build/callcount-gate.json; } || calls=$?
+echo "== whole-call counts: $(since "$tc") s =="
 built=0
 wait "$asan_build" || built=$?
 if [ "$built" -ne 0 ]; then
@@ -47,5 +59,9 @@ echo "== unit tests (asan + ubsan): $(since "$t") s =="
 if [ "$gate" -ne 0 ]; then
   echo "== the instruction-count gate failed (exit $gate); see above ==" >&2
   exit "$gate"
+fi
+if [ "$calls" -ne 0 ]; then
+  echo "== the whole-call counts' gate failed (exit $calls); see above ==" >&2
+  exit "$calls"
 fi
 echo "== all tests passed in $(since "$start") s =="

@@ -329,7 +329,8 @@ def parser():
                         "instead of failing (exit 3)")
     p.add_argument("--results-dir", metavar="DIR", default=paths.RESULTS_DIR,
                    help="where the committed baselines are, results/icount/<build-key>/"
-                        "baseline.json (default: the checkout's results/; '' for none)")
+                        "baseline.json and results/callcount/<build-key>/baseline.json "
+                        "(default: the checkout's results/; '' for none)")
     p.add_argument("--no-save", action="store_true", help="do not keep the verdict in the store")
     p.add_argument("--no-probe", action="store_true", help="do not read this machine's packages")
     p.set_defaults(run=cmd_gate)

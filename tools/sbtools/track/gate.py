@@ -11,7 +11,10 @@ or the committed baseline of the nearest build, never with nothing; every move i
 (attribution.py): to the changed fields of the build or the machine it depends on (a warning:
 the environment moved, not the code), or to the commits (a failure). A move attributed to the
 environment while the commits changed too is the gate's blind spot, and the summary says so:
-the count moved, whether the code did is unknown.
+the count moved, whether the code did is unknown. The whole call's counts (tools/callcount,
+results/callcount/<build-key>/) are the build's too and gated the same way, but system calls,
+bytes, allocations, context switches and locks count every change, and a system call or byte
+count that moves either way is a regression (metrics.py says which metric is which).
 
 Timings gate only when the job measured base and head itself, interleaved (ABAB..., at least
 MIN_REPS runs a side, each run's median the sample): Hodges-Lehmann shift, Mann-Whitney p,
@@ -25,11 +28,14 @@ from dataclasses import dataclass, field
 from sbtools import paths
 
 from . import TrackError, attribution, baselines, history, stats
-from .metrics import metric
+from .metrics import absent_is_zero, band, counts, gated, metric, worse
 
 TIMING_FDR = 0.01    # Benjamini-Hochberg q for interleaved timings
 MIN_REPS = 9         # interleaved runs a side a timing comparison needs
 INFO_WINDOW = 20     # recent runs the informational timing band is drawn from
+# Suites whose counts are the build's, not the machine's: any machine's run of the build is a
+# reference, and each build may have a committed baseline, results/<suite>/<build-key>/.
+BUILD_KEYED_SUITES = ("icount", "callcount")
 
 
 @dataclass
@@ -148,15 +154,15 @@ def reference(store, run, base_commit, results_dir=None):
     a new build: the previous build of the same machine (at the base commit when it has one),
     for instruction counts else the committed baseline of the nearest build, else any
     machine's newest counts."""
-    icount = run.suite == "icount"
+    icount = run.suite in BUILD_KEYED_SUITES  # and tools/callcount's counts, likewise
     others = [r for r in store.runs(None if icount else run.machine, run.suite)
               if r.source != run.source]
     same = [r for r in others if r.build_key == run.build_key]
     at_base = [r for r in same if _same_commit(r.commit, base_commit)] if base_commit else []
     if at_base:
         return _stored(store, at_base[-1], True)
-    committed = baselines.for_build(results_dir, run.build_key) if icount and results_dir \
-        else None
+    committed = baselines.for_build(results_dir, run.build_key, run.suite) \
+        if icount and results_dir else None
     if committed:
         return _committed(committed, True)
     if same:
@@ -164,7 +170,8 @@ def reference(store, run, base_commit, results_dir=None):
     previous = _newest([r for r in others if r.machine == run.machine], base_commit)
     if previous:
         return _stored(store, previous, False)
-    nearest = baselines.nearest(results_dir, run.build) if icount and results_dir else None
+    nearest = baselines.nearest(results_dir, run.build, run.suite) if icount and results_dir \
+        else None
     if nearest:
         return _committed(nearest, False)
     return _stored(store, others[-1], False) if others else None
@@ -187,7 +194,7 @@ def _missing(ref, run, metrics, result):
     if not ref.baseline:
         return
     missing = sorted(b for b, m in ref.reps if m in metrics and (b, m) not in run.samples
-                     and b not in ref.baseline.removed)
+                     and b not in ref.baseline.removed and not absent_is_zero(m))
     if missing:
         result.notes.append(("error", f"{run.source} lacks {len(missing)} benchmarks the baseline "
                                       f"{ref.what} has (e.g. {missing[0]}); a baseline names "
@@ -195,9 +202,30 @@ def _missing(ref, run, metrics, result):
 
 
 def _threshold(ref, floors, bench, met):
+    if metric(met).any_change:
+        return band(met, 0.0)
     if ref.baseline:
         return ref.baseline.threshold(bench)
     return max(history.MIN_MOVE, floors.get((bench, met), 0.0))
+
+
+def _exact_pairs(run, base, names):
+    """[((benchmark, metric), base value, head value)] the gate compares: series of the gated
+    exact metrics in both runs (medians of their repetitions), and, for counts of one kind among
+    many (syscalls:<name>), a series in one run only against 0 in the other."""
+    out = []
+    for (bench, met), reps in run.samples.items():
+        if met not in names or not gated(met, bench):
+            continue
+        if (bench, met) in base:
+            out.append(((bench, met), stats.median(base[(bench, met)]), stats.median(reps)))
+        elif absent_is_zero(met):
+            out.append(((bench, met), 0.0, stats.median(reps)))
+    benches = {b for b, _m in run.samples}
+    for (bench, met), reps in base.items():
+        if (bench, met) not in run.samples and bench in benches and absent_is_zero(met):
+            out.append(((bench, met), stats.median(reps), 0.0))
+    return out
 
 
 def gate_exact(store, run, env, base_commit, result, results_dir=None):
@@ -209,7 +237,8 @@ def gate_exact(store, run, env, base_commit, result, results_dir=None):
         result.notes.append(("warning", f"{run.suite}: nothing to compare with: no history of "
                                         f"machine {run.machine} or of build {run.build_key} in "
                                         "the store" + (", and no committed baseline"
-                                                       if run.suite == "icount" else "") +
+                                                       if run.suite in BUILD_KEYED_SUITES
+                                                       else "") +
                                         " (record main's runs to arm the gate)"))
         return
     changes = attribution.diff(
@@ -227,18 +256,14 @@ def gate_exact(store, run, env, base_commit, result, results_dir=None):
     _missing(ref, run, metrics, result)
     floors = {} if ref.baseline else _floors(store, ref.machine, run.suite, metrics)
     moves, rows = {}, {}
-    for (bench, met), reps in run.samples.items():
-        if met not in metrics or (bench, met) not in ref.reps:
-            continue
-        b, h = stats.median(ref.reps[(bench, met)]), stats.median(reps)
+    for (bench, met), b, h in _exact_pairs(run, ref.reps, metrics):
         result.compared[f"{run.suite}/{met}"] = result.compared.get(f"{run.suite}/{met}", 0) + 1
         move = (h / b - 1) if b else (0.0 if h == b else 1.0)
         threshold = _threshold(ref, floors, bench, met)
-        if not history.beyond(move, threshold):
+        if not counts(met, move, threshold):
             continue
-        worse = (move > 0) == metric(met).lower_better
         rows[(bench, met)] = Row(run.suite, bench, met, b, h, move, move, move, threshold,
-                                 "regression" if worse else "improvement")
+                                 "regression" if worse(met, move) else "improvement")
         moves[(bench, met)] = move
     _attribute(run, ref, env, changes, moves, rows, result)
     result.rows += rows.values()

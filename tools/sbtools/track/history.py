@@ -24,10 +24,9 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from . import changepoints, stats
-from .metrics import analyzed_metrics, metric
+from . import changepoints, metrics, stats
+from .metrics import MIN_MOVE, analyzed_metrics, metric  # noqa: F401 (MIN_MOVE: gate's too)
 
-MIN_MOVE = 0.005          # the smallest move the gate and change points report (0.5%)
 MIN_FACTOR_SERIES = 20    # benchmarks a run needs before its common factor is divided out
 SUITE_FDR = 0.05          # Benjamini-Hochberg q of a measured change point over its suite
 RUN_FACTOR = "(run factor)"
@@ -95,13 +94,14 @@ def run_factors(by_series, run_ids):
     return out
 
 
-def exact_changes(values, threshold, lower_better):
+def exact_changes(values, threshold, name):
+    """Where an exact series moves beyond its band (metrics.band) from one run to the next."""
     out = []
     for i in range(1, len(values)):
         a, b = values[i - 1], values[i]
         move = (b / a - 1) if a else (0.0 if b == a else 1.0)
-        if beyond(move, threshold):
-            out.append(Change(i, move, move, move, None, (move > 0) == lower_better))
+        if metrics.counts(name, move, threshold):
+            out.append(Change(i, move, move, move, None, metrics.worse(name, move)))
     return out
 
 
@@ -238,7 +238,7 @@ def detect(store, series, jobs=None, progress=None):
     for x in series:
         lower = metric(x.metric).lower_better
         if x.exact:
-            x.changes = exact_changes(x.values, max(MIN_MOVE, x.floor), lower)
+            x.changes = exact_changes(x.values, metrics.band(x.metric, x.floor), x.metric)
             continue
         points = results[id(x)] if id(x) in results else json.loads(cached[x.id][1])
         x.changes = measured_changes(x.analysed, points, lower)

@@ -76,10 +76,15 @@ def _gb_samples(doc):
 def read_gb(doc, path, digest):
     ctx = gbench.context(doc)
     build = buildkey.context_build(ctx)
+    key = buildkey.icount_build_key(build)
+    meta = doc.get("callcount")  # tools/callcount: the build its counts depend on, and its key
+    if isinstance(meta, dict) and isinstance(meta.get("build"), dict):
+        build = dict(meta["build"], determinism_shim=bool(meta.get("determinism_shim", False)))
+        key = str(meta.get("build_key") or buildkey.icount_build_key(meta["build"]))
     mid = str(ctx.get("machine_id", ""))
     return Run(path, digest, _machine(ctx, mid), gbench.bench_kind(doc, path),
-               str(ctx.get("git_sha", "")), utc(ctx.get("date", "")), ctx, build,
-               buildkey.icount_build_key(build), _gb_samples(doc), mid)
+               str(ctx.get("git_sha", "")), utc(ctx.get("date", "")), ctx, build, key,
+               _gb_samples(doc), mid)
 
 
 def read_icount(doc, path, digest):
@@ -94,6 +99,11 @@ def read_icount(doc, path, digest):
         if not gbench.is_number(v):
             raise TrackError(f"{path}: instructions of {name} is not a number")
         samples[(series_name(name), "instructions")] = [float(v)]
+    # tools/icount's cache simulation (on by default): instructions and misses as cycles.
+    for name, v in (doc.get("estimated_cycles") or {}).items():
+        if not gbench.is_number(v):
+            raise TrackError(f"{path}: estimated_cycles of {name} is not a number")
+        samples[(series_name(name), "estimated_cycles")] = [float(v)]
     mid = str(ctx.get("machine_id", ""))
     return Run(path, digest, _machine(ctx, mid), "icount",
                str(ctx.get("git_sha", "")), utc(ctx.get("date", "")), ctx, build,

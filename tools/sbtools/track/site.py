@@ -21,7 +21,7 @@ import re
 import shutil
 
 from ..chartjs import copy_chart_js
-from . import TrackError, attribution, history, stats
+from . import TrackError, attribution, history, site_wholecall, stats
 from .history import RUN_FACTOR
 from .metrics import metric
 
@@ -106,10 +106,11 @@ def flat(x):
     return not x.changes and len(set(x.values)) == 1
 
 
-def suite_pages(machine, suite, series):
+def suite_pages(machine, suite, series, intro=""):
     """[(file name, html)] of one machine and suite: PAGE_SIZE cards a page (the script draws a
     card per series, id s<n>, n its position in the suite's order), a page listing the series
-    that never changed, and the names script the filter searches every page with."""
+    that never changed, and the names script the filter searches every page with; intro (HTML)
+    goes on the first page, before the cards."""
     runs = sorted({r.id: r for x in series for r in x.runs}.values(), key=lambda r: (r.date, r.id))
     index = {r.id: i for i, r in enumerate(runs)}
     series = sorted(series, key=_order)
@@ -137,7 +138,7 @@ def suite_pages(machine, suite, series):
                 f'<p>{len(series)} series over {len(runs)} runs, {n_cp} change points{weak}. '
                 f'{ratio}The band is each stretch\'s noise band between change points (Tukey '
                 'fences); triangles mark change points (red: worse, green: better).</p>\n' +
-                _pager(machine, suite, page, pages, len(drawn)) +
+                (intro if page == 1 else "") + _pager(machine, suite, page, pages, len(drawn)) +
                 '<p><input id="filter" type="search" placeholder="filter series (regular '
                 'expression)" size="60"> <span id="shown"></span></p>\n<ul id="elsewhere"></ul>\n'
                 '<div id="series"></div>\n' + _pager(machine, suite, page, pages, len(drawn)) +
@@ -290,7 +291,8 @@ def build(store, series, out, groups):
     for x in series:
         by_page.setdefault((x.machine, x.suite), []).append(x)
     for (machine, suite), xs in sorted(by_page.items()):
-        for name, text in suite_pages(machine, suite, xs):
+        intro = site_wholecall.table(series, machine) if suite == "callcount" else ""
+        for name, text in suite_pages(machine, suite, xs, intro):
             with open(os.path.join(out, name), "w", encoding="utf-8") as f:
                 f.write(text)
             pages += name.endswith(".html")

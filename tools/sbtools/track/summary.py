@@ -25,6 +25,8 @@ def band_text(row):
         return f"band ±{row.threshold * 100:.1f}%"
     if row.low != row.high:
         return f"{pct(row.low)} … {pct(row.high)} (95%)" + (f", p={row.p:.2g}" if row.p else "")
+    if row.threshold == 0:
+        return "exact: any change"
     return f"±{row.threshold * 100:.2f}%"
 
 
@@ -71,7 +73,8 @@ def markdown(result):
                                          else "") +
             f"; {_counted(result)}. "
             "Instruction and allocation counts are exact: a change counts beyond max(0.5%, the "
-            "series' own noise floor), or a committed baseline's threshold.")
+            "series' own noise floor), or a committed baseline's threshold; the whole call's "
+            "system calls, bytes, allocations, switches and locks count every change.")
     out = [head, ""]
     if result.verdict == "EMPTY":
         out += ["**Nothing to compare with**: the gate judged nothing" +
