@@ -60,7 +60,8 @@ def drift():
     own = [f"{p['name']}'s" for p in peers.declared() if p["drift_ulps"]]
     if not own:
         return "exactly"
-    return f"{peers.joined(own)} doubles within {'its' if len(own) == 1 else 'their'} documented drift"
+    whose = "its" if len(own) == 1 else "their"
+    return f"{peers.joined(own)} doubles within {whose} documented drift"
 
 
 def markdown(d, _charts):
