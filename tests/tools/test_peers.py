@@ -115,14 +115,20 @@ LIST = [peer("soapy", ["soap11-rpc-encoded", "soap11-doc-literal", "soap12-doc-l
         peer("jvmish", ["soap11-doc-literal"], one_family=True, jvm=True, load=True),
         peer("plain", ["xmlrpc"], load=True, cpu_target=0.33),
         peer("unloaded", ["xmlrpc"]),
-        peer("elsewhere", ["grpc"], load=True)]
+        peer("elsewhere", ["grpc"], load=True),
+        peer("few", ["xmlrpc"], load=True, operations=["echoArray"])]
 
 
 class LoadToolsTest(unittest.TestCase):
     def test_load_bench_sweeps_every_load_peer_in_its_families(self):
         args = SimpleNamespace(peers=LIST)
         self.assertEqual([p["name"] for p in load_bench.load_peers(args)],
-                         ["soapy", "jvmish", "plain"])
+                         ["soapy", "jvmish", "plain", "few"])
+        # The calls a peer implements (its OPERATIONS), others never sent to it.
+        args.calls = ["respond.2500B", "echoArray", "add"]
+        self.assertEqual(load_bench.served_calls(args, "plain"), args.calls)
+        self.assertEqual(load_bench.served_calls(args, "few"), ["echoArray"])
+        self.assertEqual(load_bench.served_calls(args, "soapbench-default"), args.calls)
         argv = load_bench.peer_argv(LIST[1], 200)
         self.assertEqual(argv("soap11-doc-literal"), ["/bin/jvmish_server", "--family",
                                                       "soap11-doc-literal", "--warmup", "200"])
@@ -130,6 +136,7 @@ class LoadToolsTest(unittest.TestCase):
 
     def test_server_load_leaves_the_jvm_out_and_takes_the_targets(self):
         args = SimpleNamespace(peers=LIST)
+        # "few" implements neither getRate nor add: not loaded here.
         self.assertEqual([p["name"] for p in server_load.load_peers(args)], ["soapy", "plain"])
         soapy = server_load.peer_server(LIST[0])
         self.assertEqual((soapy.id, soapy.parser, soapy.calls, soapy.argv),

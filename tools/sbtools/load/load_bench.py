@@ -112,8 +112,15 @@ def run_load(args, server, family, call, sweep):
         return json.load(f)
 
 
+def served_calls(args, sid):
+    """The calls of --calls that server sid implements: every one for ours; for a peer, those
+    whose operation its declaration lists (OPERATIONS; none listed: every one)."""
+    ops = next((p["operations"] for p in args.peers if p["name"] == sid), [])
+    return [c for c in args.calls if not ops or c.split(".", 1)[0] in ops]
+
+
 def measure(args, sid, name, family, argv, sweep, mode):
-    """One server started for one family, one sweep per call: the run records."""
+    """One server started for one family, one sweep per call it serves: the run records."""
     runs = []
     log = open(jvm_log(args, sid), "a", encoding="utf-8") if sid in args.jvm else None
     try:
@@ -123,7 +130,7 @@ def measure(args, sid, name, family, argv, sweep, mode):
         if log:
             log.close()  # the child holds its own copy
     try:
-        for call in args.calls:
+        for call in served_calls(args, sid):
             doc = run_load(args, server, family, call, sweep(call))
             parser = "its JSON adapter" if cc.format_of(family) == "json" else server.parser_
             rec = {"server": name, "server_id": sid, "parser": parser, "family": family,
@@ -152,6 +159,9 @@ def closed_sweeps(args, table):
         if sid not in table:
             print(f"{TOOL}: server {sid} is not in this build; left out", file=sys.stderr)
             continue
+        if not served_calls(args, sid):
+            print(f"{TOOL}: server {sid} implements none of --calls; left out", file=sys.stderr)
+            continue
         name, families, argv = table[sid]
         for family in (f for f in args.families if f in families):
             runs += measure(args, sid, name, family, argv, lambda c: ["--connections", conns],
@@ -173,7 +183,8 @@ def open_sweep(args, table, closed):
     if args.open_family == "none":
         return []
     runs = []
-    for sid in (s for s in args.open_servers if s in table and s in args.servers):
+    for sid in (s for s in args.open_servers
+                if s in table and s in args.servers and served_calls(args, s)):
         name, families, argv = table[sid]
         family = open_family(args, families)
         if family is None:

@@ -79,15 +79,21 @@ def fastest_xml_adapter(soapbench):
 
 def load_peers(args):
     """The peers of this build under load here: declared LOAD, not on the JVM (no warm-up
-    here), built, speaking one of the calls' families."""
+    here), built, serving one of the calls."""
     return [p for p in args.peers if p["load"] and not p["jvm"] and p["built"]
-            and any(f in p["families"] for f in CALL_FAMILIES.values())]
+            and peer_calls(p)]
+
+
+def peer_calls(peer):
+    """The calls a peer speaks the family of and implements (its OPERATIONS; none: all)."""
+    return [c for c, f in CALL_FAMILIES.items() if f in peer["families"]
+            and (not peer["operations"] or c in peer["operations"])]
 
 
 def peer_server(peer):
-    """A peer's Server: the calls it speaks (a ONE_FAMILY server: those of its first family
+    """A peer's Server: the calls it serves (a ONE_FAMILY server: those of its first family
     among them), its program, --family F when it serves one family per process."""
-    calls = [c for c, f in CALL_FAMILIES.items() if f in peer["families"]]
+    calls = peer_calls(peer)
     argv = [peer["server"]]
     if peer["one_family"]:
         calls = [c for c in calls if CALL_FAMILIES[c] == CALL_FAMILIES[calls[0]]]
