@@ -143,6 +143,15 @@ class LoadToolsTest(unittest.TestCase):
                          ("soapy", "its own", ["getRate"],
                           ["/bin/soapy_server", "--family", "soap11-doc-literal"]))
         self.assertEqual(server_load.peer_server(LIST[2]).calls, ["add"])
+        # A server that closes every connection is not flagged for unserved connections.
+        closing = server_load.Server("shut", "shut", None, ["add"], ["/bin/shut"], closes="closes")
+        run = {"requests": 10, "rps": 10.0, "p50_us": 1, "p99_us": 2, "cpu_s": 0.001,
+               "cpu_us_per_call": 100.0, "connections_served": 0, "connections_open": 0,
+               "accept_queue_max": 1, "errors": {"connect": 0}}
+        for server, problems in ((closing, 0), (closing._replace(closes=None), 1)):
+            rec = server_load.cell_record({"shut": server}, {}, ("shut", "add", 2),
+                                          {"check": None, "runs": [run]})
+            self.assertEqual(len(rec["problems"]), problems, rec["problems"])
         self.assertEqual([tuple(t) for t in server_load.targets(args)],
                          [("getRate", "soapy", 0.5), ("add", "plain", 0.33)])
 

@@ -49,7 +49,9 @@ def corpus_call(name):
 # A server: its id on the command line, the name and parser in the results, the calls it
 # serves, its command (without the port) and the class that starts it (None: RunningServer,
 # which passes --port 0 and reads the URL from the server's first line).
-Server = namedtuple("Server", "id name parser calls argv runner", defaults=(None,))
+# closes: how a peer closes every connection (its declared CLOSES), whose connections live one
+# call each and so cannot be counted as served.
+Server = namedtuple("Server", "id name parser calls argv runner closes", defaults=(None, None))
 
 # The targets of issue 12 (a peer's declared CPU_TARGET): our server's CPU per call at most this
 # multiple of the peer's.
@@ -98,7 +100,8 @@ def peer_server(peer):
     if peer["one_family"]:
         calls = [c for c in calls if CALL_FAMILIES[c] == CALL_FAMILIES[calls[0]]]
         argv += ["--family", CALL_FAMILIES[calls[0]]]
-    return Server(peer["name"], peer["name"], peer["parser"], calls, argv)
+    return Server(peer["name"], peer["name"], peer["parser"], calls, argv,
+                  closes=peer["closes"])
 
 
 def targets(args):
@@ -482,7 +485,9 @@ def cell_record(available, parsers, cell, result):
     rec["requests"] = sum(r["requests"] for r in runs)
     rec["connections_served"] = min(r["connections_served"] for r in runs)
     rec["errors"] = sum(sum(r["errors"].values()) for r in runs)
-    if rec["connections_served"] < conns:
+    if available[sid].closes:  # each connection one call: none is open at two samples
+        rec["closes"] = available[sid].closes
+    elif rec["connections_served"] < conns:
         worst = min(runs, key=lambda r: r["connections_served"])
         rec["problems"].append(f"served {worst['connections_served']} of {conns} connections "
                                f"({worst['connections_open']} open, up to "
