@@ -249,8 +249,10 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
                   "is checked for its status and compared with the last right one)")
       ->check(CLI::Range(1, 1'000'000'000))
       ->capture_default_str();
-  cmd->add_option("--max-drift-ulps", o.max_drift_ulps,
-                  "Doubles in the answer may differ this many units in the last place (xmlrpc-c)")
+  cmd->add_option(
+         "--max-drift-ulps", o.max_drift_ulps,
+         "Doubles in the answer may differ this many units in the last place (a peer's drift_ulps: "
+         "soapbench list --peers)")
       ->capture_default_str();
   cmd->add_option("--threads", o.threads,
                   "Generator threads, each with its own connections (closed loop: connection i on "

@@ -3,7 +3,7 @@ makes them from its compute() data), recorded as Chart.js specifications instead
 SVG. save() returns the placeholder the page's script (web_assets/report.js) draws into.
 
 A specification: {"title", "type": "bar" | "line" | "scatter", "labels" (category axes),
-"datasets": [{"label", "data"}], "x", "y" (axis titles), "logx", "logy", "horizontal",
+"datasets": [{"label", "data"}], "x", "y" (the axes' titles), "logx", "logy", "horizontal",
 "stacked", "ref" (a reference line's y)}. Colours and styles are the script's, one pair per
 series name, distinct within a chart. A bar chart whose series are adapters of both formats is
 drawn as one chart per format (XML adapters, JSON adapters): no category holds empty slots for
