@@ -12,15 +12,13 @@
 """
 import os
 import subprocess
-import sys
 import unittest
 from types import SimpleNamespace
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tools_common import REPO, main  # noqa: E402
-from sbtools import peers  # noqa: E402
-from sbtools.load import load_bench, server_load  # noqa: E402
-from sbtools.report import interop, messaging, scripting  # noqa: E402
+from tools_common import REPO, main
+from sbtools import peers
+from sbtools.load import load_bench, server_load
+from sbtools.report import interop, messaging, scripting
 
 SOAPBENCH = os.environ.get("SB_SOAPBENCH") or os.path.join(REPO, "build", "soapbench")
 

@@ -15,7 +15,7 @@ import unittest
 from tools_common import REPO, RUN1, main
 from sbtools.report import driver, reproduction, summary
 from sbtools.report.data import Data
-from sbtools.report.run import SOURCES, Run
+from sbtools.report.run import COUNTS, SOURCES, Run
 
 GOLDEN = os.path.join(REPO, "tests", "data", "report_golden")
 MACHINES = ("5efeddd69169", "bab0702471ef")
@@ -85,7 +85,7 @@ class SectionsTest(unittest.TestCase):
         for module in driver.SECTIONS:
             with self.subTest(section=module.__name__):
                 self.assertTrue(isinstance(module.TITLE, str) and module.TITLE)
-                self.assertIn(module.SOURCE, [None, "icount", *SOURCES])
+                self.assertIn(module.SOURCE, [None, *COUNTS, *SOURCES])
                 self.assertTrue(callable(module.compute) and callable(module.markdown))
 
     def test_every_section_module_is_in_the_report(self):

@@ -21,6 +21,7 @@ from sbtools.report import (classic, conformance, conformance_suites, decode, fl
                             page, reproduction, right_answers, roundtrip, scripting, stacks,
                             statistics, summary, sweep, under_load, wholecall, wire, your_messages)
 from sbtools.report.data import Data
+from sbtools.report.run import COUNTS
 from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
 from sbtools.report.run import Run
 
@@ -109,11 +110,11 @@ def sources(args, data):
     machine folder) and the instruction counts (given, else, without FILES, the stored counts of
     the run's build in results/icount/<build-key>/, tools/icount's place)."""
     machine_dir = os.path.join(args.results_dir, args.machine or data.machine)
-    found = {"icount": args.icount, "callcount": args.callcount}
-    if args.icount is None and not args.files:
-        found["icount"] = store.icount_for_run(args.results_dir, data.ctx)
-    if args.callcount is None and not args.files:
-        found["callcount"] = store.callcount_for_run(args.results_dir, data.ctx)
+    found = {}
+    for counts in COUNTS:
+        found[counts] = getattr(args, counts)
+        if found[counts] is None and not args.files:
+            found[counts] = getattr(store, f"{counts}_for_run")(args.results_dir, data.ctx)
     for option, tool in DOCUMENTS.items():
         found[option] = getattr(args, option) or store.newest_machine_file(machine_dir, tool)
     return found
