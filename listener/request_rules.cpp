@@ -1,6 +1,12 @@
-#include "server/http_head_rules.h"
+#include "listener/request_rules.h"
 
-namespace sb::server_detail {
+#include <algorithm>
+#include <string>
+
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
+
+namespace sb::listener {
 
 namespace {
 
@@ -93,6 +99,51 @@ std::optional<Refusal> check_request_head(const http::request_header<>& head) {
   return std::nullopt;
 }
 
+Refusal parse_refusal(beast::error_code ec) {
+  if (ec == http::error::body_limit)
+    return {http::status::payload_too_large, "request body too large"};
+  if (ec == http::error::header_limit) {
+    return {http::status::request_header_fields_too_large, "request header too large"};
+  }
+  return {http::status::bad_request, "malformed request"};
+}
+
+std::optional<Refusal> check_unparsed(std::string_view unparsed) {
+  if (unparsed.size() <= kChunkLineLimit) return std::nullopt;
+  // Beast parses the CRLF that ends a chunk's data with the next chunk's line.
+  std::string_view line = unparsed;
+  if (line.starts_with("\r\n")) line.remove_prefix(2);
+  const std::size_t eol = line.find("\r\n");
+  if (eol == std::string_view::npos || eol > kChunkLineLimit) {
+    return Refusal{http::status::bad_request, "chunk line too long (size and extensions)"};
+  }
+  // A whole line the parser still waits after is the last chunk's: the trailer section follows.
+  if (line.size() - eol - 2 > kTrailerLimit) {
+    return Refusal{http::status::request_header_fields_too_large, "trailer section too large"};
+  }
+  return std::nullopt;
+}
+
+void TrailerFilter::note_header(const http::fields& fields) {
+  header_.clear();
+  for (const auto& f : fields) header_.push_back(&f);
+  std::sort(header_.begin(), header_.end());
+  noted_ = true;
+}
+
+void TrailerFilter::drop_trailers(http::fields& fields) {
+  if (!noted_) return;
+  noted_ = false;
+  if (static_cast<std::size_t>(std::distance(fields.begin(), fields.end())) == header_.size()) {
+    return;  // no trailer (the usual case): nothing to look up
+  }
+  for (auto it = fields.begin(); it != fields.end();) {
+    const void* address = &*it;
+    it = std::binary_search(header_.begin(), header_.end(), address) ? std::next(it)
+                                                                     : fields.erase(it);
+  }
+}
+
 std::string_view origin_target(std::string_view target) {
   std::size_t scheme = 0;
   if (target.size() >= 7 && beast::iequals(target.substr(0, 7), "http://")) {
@@ -107,4 +158,30 @@ std::string_view origin_target(std::string_view target) {
   return target.substr(end);  // "http://h?q" keeps "?q": an empty path, never routed
 }
 
-}  // namespace sb::server_detail
+void remove_hop_by_hop(http::fields& fields) {
+  // The fields Connection lists (a comma-separated list of field names and options).
+  std::vector<std::string> listed;
+  const auto [first, last] = fields.equal_range(http::field::connection);
+  for (auto f = first; f != last; ++f) {
+    std::string_view rest(f->value().data(), f->value().size());
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view name = trim(rest.substr(0, comma));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      if (!name.empty()) listed.emplace_back(name);
+    }
+  }
+  for (const std::string& name : listed) {
+    if (beast::iequals(name, "content-length") || beast::iequals(name, "transfer-encoding")) {
+      continue;  // the framing: set again by the forwarder
+    }
+    fields.erase(name);
+  }
+  for (const http::field f :
+       {http::field::connection, http::field::keep_alive, http::field::proxy_connection,
+        http::field::te, http::field::trailer, http::field::upgrade, http::field::expect}) {
+    fields.erase(f);
+  }
+}
+
+}  // namespace sb::listener
