@@ -15,16 +15,19 @@ namespace sb {
 
 // One forwarded request and the upstream's answer to it, as the proxy saw them.
 struct RecordedExchange {
-  std::string target;                 // the request's target as the client sent it
-  std::string request_body;           // as received (chunked bodies joined)
-  std::string request_content_type;   // Content-Type as sent, empty when none
-  std::string soap_action;            // SOAPAction as sent (quotes kept), empty when none
-  std::string response_body;          // as the upstream sent it
-  std::string response_content_type;  // the response's Content-Type, empty when none
-  int status = 0;                     // the upstream's HTTP status
-  std::int64_t request_at_us = 0;     // µs from the recording's start: request complete
-  std::int64_t response_at_us = 0;    // µs from the recording's start: response complete
-  std::int64_t upstream_us = 0;       // µs from forwarding the request to the response's end
+  std::string target;                     // the request's target as the client sent it
+  std::string request_body;               // as received (chunked bodies joined)
+  std::string request_content_type;       // Content-Type as sent, empty when none
+  std::string soap_action;                // SOAPAction as sent (quotes kept), empty when none
+  std::string request_content_encoding;   // the request's Content-Encoding, empty when none
+  std::string accept_encoding;            // the request's Accept-Encoding, empty when none
+  std::string response_body;              // as the upstream sent it
+  std::string response_content_type;      // the response's Content-Type, empty when none
+  std::string response_content_encoding;  // the response's Content-Encoding, empty when none
+  int status = 0;                         // the upstream's HTTP status
+  std::int64_t request_at_us = 0;         // µs from the recording's start: request complete
+  std::int64_t response_at_us = 0;        // µs from the recording's start: response complete
+  std::int64_t upstream_us = 0;           // µs from forwarding the request to the response's end
   bool too_large = false;  // a body passed what may be kept: its copy was dropped (not stored)
 };
 

@@ -17,12 +17,23 @@ RecordWriter::~RecordWriter() {
   thread_.join();
 }
 
+bool RecordWriter::claim(std::uint64_t n) {
+  if (full_) return false;
+  if (accepted_bytes_ + claimed_bytes_ + n > limits_.max_bytes) {
+    full_ = true;  // as RecordStore::keep: once a bound would be passed, nothing more is kept
+    return false;
+  }
+  claimed_bytes_ += n;
+  return true;
+}
+
 void RecordWriter::add(RecordedExchange e) {
-  if (full_) return;
   // RecordStore::keep's test, on what was handed over: the store keeps exactly what is queued.
+  // The bodies were claimed piece by piece, so the byte bound holds already; an exchange whose
+  // claims all succeeded is kept even if another one found the bound since.
   const std::uint64_t size = e.request_body.size() + e.response_body.size();
-  if (e.too_large || accepted_messages_ + 2 > limits_.max_messages ||
-      accepted_bytes_ + size > limits_.max_bytes) {
+  claimed_bytes_ -= size;
+  if (e.too_large || accepted_messages_ + 2 > limits_.max_messages) {
     full_ = true;
     return;
   }
