@@ -18,9 +18,9 @@ RecordWriter::~RecordWriter() {
 }
 
 bool RecordWriter::claim(std::uint64_t n) {
-  if (full_) return false;
+  // Exchanges already in flight go on within the bound; a new one starts only while !full_.
   if (accepted_bytes_ + claimed_bytes_ + n > limits_.max_bytes) {
-    full_ = true;  // as RecordStore::keep: once a bound would be passed, nothing more is kept
+    full_ = true;  // as RecordStore::keep: once a bound would be passed, nothing more starts
     return false;
   }
   claimed_bytes_ += n;
@@ -72,6 +72,7 @@ void RecordWriter::run() {
       exchanges_ = store_.exchanges();
       bytes_ = store_.bytes();
       if (store_.full()) full_ = true;
+      if (failed.empty()) failed = store_.stopped();  // the disk: no room for the manifest
       lock.lock();
       if (!failed.empty() && error_.empty()) error_ = failed;
     }

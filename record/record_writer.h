@@ -27,7 +27,8 @@ class RecordWriter {
   RecordWriter& operator=(const RecordWriter&) = delete;
 
   // Claims `n` more body bytes for an exchange in flight (the proxy's thread only): false, and
-  // full() from then on, when the byte bound would be passed by everything claimed and queued.
+  // full() from then on (no new exchange is recorded; those in flight go on within the bound),
+  // when the byte bound would be passed by everything claimed and queued.
   bool claim(std::uint64_t n);
   // Gives back bytes claimed for an exchange that will not be handed over.
   void release(std::uint64_t n) { claimed_bytes_ -= n; }
