@@ -159,16 +159,31 @@ std::string_view origin_target(std::string_view target) {
 }
 
 void remove_hop_by_hop(http::fields& fields) {
-  // The fields Connection lists (a comma-separated list of field names and options).
-  std::vector<std::string> listed;
-  const auto [first, last] = fields.equal_range(http::field::connection);
-  for (auto f = first; f != last; ++f) {
-    std::string_view rest(f->value().data(), f->value().size());
-    while (!rest.empty()) {
-      const std::size_t comma = rest.find(',');
-      const std::string_view name = trim(rest.substr(0, comma));
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-      if (!name.empty()) listed.emplace_back(name);
+  // One pass over the fields (a lookup by name per hop-by-hop field cost more than the pass).
+  std::vector<std::string> listed;  // the field names a Connection header lists
+  for (auto f = fields.begin(); f != fields.end();) {
+    switch (f->name()) {
+      case http::field::connection:
+        for (std::string_view rest(f->value().data(), f->value().size()); !rest.empty();) {
+          const std::size_t comma = rest.find(',');
+          const std::string_view name = trim(rest.substr(0, comma));
+          rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+          if (!name.empty() && !beast::iequals(name, "close") &&
+              !beast::iequals(name, "keep-alive")) {
+            listed.emplace_back(name);
+          }
+        }
+        [[fallthrough]];
+      case http::field::keep_alive:
+      case http::field::proxy_connection:
+      case http::field::te:
+      case http::field::trailer:
+      case http::field::upgrade:
+      case http::field::expect:
+        f = fields.erase(f);
+        break;
+      default:
+        ++f;
     }
   }
   for (const std::string& name : listed) {
@@ -176,11 +191,6 @@ void remove_hop_by_hop(http::fields& fields) {
       continue;  // the framing: set again by the forwarder
     }
     fields.erase(name);
-  }
-  for (const http::field f :
-       {http::field::connection, http::field::keep_alive, http::field::proxy_connection,
-        http::field::te, http::field::trailer, http::field::upgrade, http::field::expect}) {
-    fields.erase(f);
   }
 }
 

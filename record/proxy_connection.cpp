@@ -33,6 +33,7 @@
 #include "record/proxy_shared.h"
 #include "record/upstream_link.h"
 
+#include <charconv>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -283,7 +284,9 @@ bool ProxyConnection::on_request_header() {
   }
   client_keep_alive_ = req.keep_alive();
   client_http11_ = req.version() >= 11;
-  recording_.start(recorded_fields(req));
+  if (shared_.writer != nullptr && !shared_.writer->full()) {
+    recording_.start(recorded_fields(req));  // the fields looked up only while recording
+  }
   const bool expect = beast::iequals(req[http::field::expect], "100-continue");
   make_upstream_header(req);
   if (!expect || request_->is_done()) return true;
@@ -299,12 +302,17 @@ bool ProxyConnection::on_request_header() {
 
 void ProxyConnection::make_upstream_header(http::request<http::buffer_body>& req) {
   listener::remove_hop_by_hop(req);
-  req.erase(http::field::content_length);
-  req.erase(http::field::transfer_encoding);
+  // The framing as parsed (the rules let no request have both, or another coding than chunked).
   if (request_->chunked()) {
+    req.erase(http::field::transfer_encoding);  // however many fields it came in
     req.chunked(true);
   } else if (const auto length = request_->content_length()) {
-    req.content_length(*length);
+    // Written as parsed: set again only when the client wrote it otherwise ("007", " 7").
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, *length).ptr;
+    if (req[http::field::content_length] != std::string_view(digits, end - digits)) {
+      req.content_length(*length);
+    }
   }
   req.version(11);
   req.keep_alive(true);
