@@ -195,7 +195,8 @@ bool RecordStore::keep(const RecordedExchange& e) {
     try {
       write_file(dir_ / files[i].first, files[i].second);
     } catch (const std::exception& x) {
-      for (std::size_t j = 0; j < i; ++j) fs::remove(dir_ / files[j].first);
+      std::error_code ignored;
+      for (std::size_t j = 0; j < i; ++j) fs::remove(dir_ / files[j].first, ignored);
       full_ = true;
       stopped_ = x.what();
       throw;

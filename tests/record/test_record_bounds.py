@@ -22,6 +22,7 @@ Every process listens on 127.0.0.1 port 0 and is stopped by PID.
 import base64
 import glob
 import gzip
+import http.server
 import json
 import os
 import re
@@ -34,7 +35,6 @@ import time
 import unittest
 import xmlrpc.client
 import xmlrpc.server
-import http.server
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
