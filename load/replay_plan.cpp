@@ -19,6 +19,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A file the manifest names, which must stay inside the folder.
+fs::path inside(const fs::path& dir, const std::string& path) {
+  if (fs::path(path).is_absolute() || path.find("..") != std::string::npos)
+    throw std::runtime_error((dir / "manifest.json").string() + ": " + path +
+                             ": outside the folder");
+  return dir / path;
+}
+
 std::string read_all(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path.string() + ": cannot open");
@@ -44,13 +52,17 @@ std::optional<std::string> canonical_answer(const std::string& body, const Manif
   return rpc::to_canonical_json(m);
 }
 
-// The request as it was recorded, addressed to `url`.
+// The request as it was recorded, addressed to `url`: `body` is the bytes as sent (a coded
+// body: coded, with its Content-Encoding), and an Accept-Encoding recorded is sent again, so the
+// service does the same work (the judge decodes a coded answer).
 std::string framed_request(const ManifestEntry& e, const std::string& body, const Url& url) {
   std::string head = "POST ";
   head += url.path.empty() ? (e.target.empty() ? "/" : e.target) : url.path;
   head += " HTTP/1.1\r\nHost: " + url.authority + "\r\n";
   if (!e.content_type.empty()) head += "Content-Type: " + e.content_type + "\r\n";
   if (!e.soap_action.empty()) head += "SOAPAction: " + e.soap_action + "\r\n";
+  if (!e.content_encoding.empty()) head += "Content-Encoding: " + e.content_encoding + "\r\n";
+  if (!e.accept_encoding.empty()) head += "Accept-Encoding: " + e.accept_encoding + "\r\n";
   head += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   return head + body;
 }
@@ -77,18 +89,22 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
       continue;
     }
     const ManifestEntry& a = *answer->second;
-    const std::string body = read_all(dir / request->path);
+    // The body as decoded (what the answer's judge and the duplicates below compare) and as sent.
+    const std::string body = read_all(inside(dir, request->path));
+    const std::string sent =
+        request->encoded_path.empty() ? body : read_all(inside(dir, request->encoded_path));
     LoadCall c;
     c.name = request->path;
     c.operation = request->operation;
     if (const auto family = rpc::family_from_name(request->family)) c.family = *family;
-    c.request = framed_request(*request, body, url);
-    c.body_bytes = body.size();
+    c.request = framed_request(*request, sent, url);
+    c.body_bytes = sent.size();
     c.status = a.status;
     bool fault = false;
     const std::optional<std::string> expected =
-        request->family.empty() ? std::nullopt
-                                : canonical_answer(read_all(dir / a.path), a, c.operation, fault);
+        request->family.empty()
+            ? std::nullopt
+            : canonical_answer(read_all(inside(dir, a.path)), a, c.operation, fault);
     c.check_body = expected.has_value();
     if (expected) {
       c.expected = *expected;

@@ -15,8 +15,8 @@
 #include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
+#include "listener/request_rules.h"
 #include "parsers/registry.h"
-#include "server/http_head_rules.h"
 
 namespace sb::server_detail {
 
@@ -224,7 +224,7 @@ Outcome RpcEndpoint::handle(const Request& req, Response& res,
                             const net::ip::tcp::endpoint& local) {
   res.version(req.version());
   res.keep_alive(req.keep_alive());
-  const std::string_view target = origin_target(req.target());  // absolute-form: its path
+  const std::string_view target = listener::origin_target(req.target());  // absolute-form: its path
   const std::size_t q = target.find('?');
   const std::string_view path = target.substr(0, q);
   const std::string_view query =

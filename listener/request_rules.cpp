@@ -1,6 +1,12 @@
-#include "server/http_head_rules.h"
+#include "listener/request_rules.h"
 
-namespace sb::server_detail {
+#include <algorithm>
+#include <string>
+
+#include <boost/beast/core/string.hpp>
+#include <boost/beast/http/error.hpp>
+
+namespace sb::listener {
 
 namespace {
 
@@ -93,6 +99,51 @@ std::optional<Refusal> check_request_head(const http::request_header<>& head) {
   return std::nullopt;
 }
 
+Refusal parse_refusal(beast::error_code ec) {
+  if (ec == http::error::body_limit)
+    return {http::status::payload_too_large, "request body too large"};
+  if (ec == http::error::header_limit) {
+    return {http::status::request_header_fields_too_large, "request header too large"};
+  }
+  return {http::status::bad_request, "malformed request"};
+}
+
+std::optional<Refusal> check_unparsed(std::string_view unparsed) {
+  if (unparsed.size() <= kChunkLineLimit) return std::nullopt;
+  // Beast parses the CRLF that ends a chunk's data with the next chunk's line.
+  std::string_view line = unparsed;
+  if (line.starts_with("\r\n")) line.remove_prefix(2);
+  const std::size_t eol = line.find("\r\n");
+  if (eol == std::string_view::npos || eol > kChunkLineLimit) {
+    return Refusal{http::status::bad_request, "chunk line too long (size and extensions)"};
+  }
+  // A whole line the parser still waits after is the last chunk's: the trailer section follows.
+  if (line.size() - eol - 2 > kTrailerLimit) {
+    return Refusal{http::status::request_header_fields_too_large, "trailer section too large"};
+  }
+  return std::nullopt;
+}
+
+void TrailerFilter::note_header(const http::fields& fields) {
+  header_.clear();
+  for (const auto& f : fields) header_.push_back(&f);
+  std::sort(header_.begin(), header_.end());
+  noted_ = true;
+}
+
+void TrailerFilter::drop_trailers(http::fields& fields) {
+  if (!noted_) return;
+  noted_ = false;
+  if (static_cast<std::size_t>(std::distance(fields.begin(), fields.end())) == header_.size()) {
+    return;  // no trailer (the usual case): nothing to look up
+  }
+  for (auto it = fields.begin(); it != fields.end();) {
+    const void* address = &*it;
+    it = std::binary_search(header_.begin(), header_.end(), address) ? std::next(it)
+                                                                     : fields.erase(it);
+  }
+}
+
 std::string_view origin_target(std::string_view target) {
   std::size_t scheme = 0;
   if (target.size() >= 7 && beast::iequals(target.substr(0, 7), "http://")) {
@@ -107,4 +158,40 @@ std::string_view origin_target(std::string_view target) {
   return target.substr(end);  // "http://h?q" keeps "?q": an empty path, never routed
 }
 
-}  // namespace sb::server_detail
+void remove_hop_by_hop(http::fields& fields) {
+  // One pass over the fields (a lookup by name per hop-by-hop field cost more than the pass).
+  std::vector<std::string> listed;  // the field names a Connection header lists
+  for (auto f = fields.begin(); f != fields.end();) {
+    switch (f->name()) {
+      case http::field::connection:
+        for (std::string_view rest(f->value().data(), f->value().size()); !rest.empty();) {
+          const std::size_t comma = rest.find(',');
+          const std::string_view name = trim(rest.substr(0, comma));
+          rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+          if (!name.empty() && !beast::iequals(name, "close") &&
+              !beast::iequals(name, "keep-alive")) {
+            listed.emplace_back(name);
+          }
+        }
+        [[fallthrough]];
+      case http::field::keep_alive:
+      case http::field::proxy_connection:
+      case http::field::te:
+      case http::field::trailer:
+      case http::field::upgrade:
+      case http::field::expect:
+        f = fields.erase(f);
+        break;
+      default:
+        ++f;
+    }
+  }
+  for (const std::string& name : listed) {
+    if (beast::iequals(name, "content-length") || beast::iequals(name, "transfer-encoding")) {
+      continue;  // the framing: set again by the forwarder
+    }
+    fields.erase(name);
+  }
+}
+
+}  // namespace sb::listener
