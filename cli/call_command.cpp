@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "cli/target_options.h"
 #include "client/http_client.h"
 #include "codecs/canonical_json.h"
@@ -200,13 +201,11 @@ void add_call_command(CLI::App& app) {
   // With --wsdl the WSDL names the protocol and style, and its soap:address the URL.
   cmd->get_option("--url")->required(false);
   cmd->get_option("--protocol")->required(false);
-  cmd->add_option("--wsdl", wsdl,
-                  "WSDL 1.1 file of the service called (repeatable: files it does not import): "
-                  "the operation's binding (SOAP version, style, use), SOAPAction and types "
-                  "come from it, the URL from its soap:address unless --url; not with "
-                  "--protocol/--style")
-      ->allow_extra_args(false)  // one file per --wsdl: the operation name is not a file
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+  add_repeatable_option(cmd, "--wsdl", wsdl,
+                        "WSDL 1.1 file of the service called (more: files it does not import): "
+                        "the operation's binding (SOAP version, style, use), SOAPAction and "
+                        "types come from it, the URL from its soap:address unless --url; not "
+                        "with --protocol/--style")
       ->excludes("--protocol")
       ->excludes("--style");
   cmd->add_option("--parser", config.parser,

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "measure/compare_run.h"
 
 namespace sb::cli {
@@ -33,14 +34,13 @@ void add_compare_command(CLI::App& app) {
                   "Message files (.xml, .json, any .gz) and folders (their *.xml, *.json, *.gz, "
                   "or the entries of their manifest.json)")
       ->required();
-  cmd->add_option("--parser", o.parsers,
-                  "Adapter to compare (repeatable; default: every adapter "
-                  "of each message's format)");
-  cmd->add_option("--level", levels, "parse, walk or decode (repeatable; default: all that apply)")
+  add_repeatable_option(cmd, "--parser", o.parsers,
+                        "Adapter to compare (default: every adapter of each message's format)");
+  add_repeatable_option(cmd, "--level", levels, "parse, walk or decode (default: all that apply)")
       ->check(CLI::IsMember({"parse", "walk", "decode"}));
-  cmd->add_option("--wsdl", o.wsdl,
-                  "WSDL 1.1 file typing SOAP literal messages (repeatable; `soapbench wsdl "
-                  "--check FILE` says what it types)");
+  add_repeatable_option(cmd, "--wsdl", o.wsdl,
+                        "WSDL 1.1 file typing SOAP literal messages (`soapbench wsdl --check "
+                        "FILE` says what it types)");
   cmd->add_option("--budget", o.budget,
                   "Seconds the timing should take; sets the minimum time per repetition")
       ->capture_default_str()

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "cli/target_options.h"
 #include "harness/corpus.h"
 #include "load/load_generator.h"
@@ -216,21 +217,23 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
                   "round-robin (each connection cycles through all requests from its own start)")
       ->check(CLI::IsMember({"recorded", "round-robin"}))
       ->capture_default_str();
-  cmd->add_option("--replay-rate", o.replay_rates,
-                  "--replay, open loop: each request due at its recorded time divided by F (the "
-                  "recorded rate × F, the recording repeated); a list sweeps")
+  add_repeatable_option(
+      cmd, "--replay-rate", o.replay_rates,
+      "--replay, open loop: each request due at its recorded time divided by F (the "
+      "recorded rate × F, the recording repeated); a list sweeps")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   cmd->add_option("--server-parser", o.server_parser, "Sent as X-Parser: the server's adapter");
-  cmd->add_option("--connections", o.connections,
-                  "Closed loop: connections, each sending its next call on the answer; a list "
-                  "(1,4,16) sweeps. With --rate: the pool size (default " +
-                      std::to_string(kOpenLoopConnections) + ")")
+  add_repeatable_option(
+      cmd, "--connections", o.connections,
+      "Closed loop: connections, each sending its next call on the answer; a list "
+      "(1,4,16) sweeps. With --rate: the pool size (default " +
+          std::to_string(kOpenLoopConnections) + ")")
       ->delimiter(',')
       ->check(CLI::Range(1, 100'000));
-  cmd->add_option("--rate", o.rates,
-                  "Open loop: calls per second, call k due at k/rate, on the next free "
-                  "connection; a list sweeps")
+  add_repeatable_option(cmd, "--rate", o.rates,
+                        "Open loop: calls per second, call k due at k/rate, on the next free "
+                        "connection; a list sweeps")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   cmd->add_option("--duration", o.duration_s, "Measured seconds per point")
