@@ -122,6 +122,18 @@ void write_json(const std::string& path, const LoadContext& context,
   if (!out) fail("cannot write " + path);
 }
 
+// The calls judged by status alone, one line each: all of them up to kListed, else the first
+// kListed and how many more, so the list always accounts for the count printed above it.
+void print_status_only(const std::vector<std::string>& lines) {
+  constexpr std::size_t kListed = 20;
+  for (std::size_t i = 0; i < lines.size() && i < kListed; ++i) {
+    fmt::print(stderr, "replay: judged by status alone: {}\n", lines[i]);
+  }
+  if (lines.size() > kListed) {
+    fmt::print(stderr, "replay: judged by status alone: … and {} more\n", lines.size() - kListed);
+  }
+}
+
 // The recorded folder's calls (--replay); exits 1 when it cannot be read.
 ReplayPlan replay_calls(const LoadOptions& o, Url& url, LoadContext& context) {
   if (!o.call.empty() || !o.protocol.empty())
@@ -139,8 +151,10 @@ ReplayPlan replay_calls(const LoadOptions& o, Url& url, LoadContext& context) {
                o.server_pid,    o.threads,       url.tls,
                !o.no_tls_resume};
     fmt::print(stderr, "replay: {} recorded requests from {} ({} judged by status alone)\n",
-               replay.calls.size(), o.replay, replay.status_only);
-    for (const std::string& note : replay.notes) fmt::print(stderr, "replay: {}\n", note);
+               replay.calls.size(), o.replay, replay.status_only.size());
+    for (const std::string& line : replay.left_out)
+      fmt::print(stderr, "replay: left out: {}\n", line);
+    print_status_only(replay.status_only);
     return replay;
   } catch (const std::exception& e) {
     fail(e.what());

@@ -68,12 +68,13 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
   if (requests.empty())
     throw std::runtime_error(manifest.string() + ": no recorded requests (not a recorded folder)");
   ReplayPlan plan;
+  std::vector<std::string> why_status_only;            // per call: "" when its body is judged
   std::map<std::string, std::size_t> first_with_body;  // request body -> its first call
   std::int64_t first_at = -1, last_at = -1;
   for (const auto& [exchange, request] : requests) {
     const auto answer = answers.find(exchange);
     if (answer == answers.end() || answer->second->status == 0) {
-      plan.notes.push_back(request->path + ": no recorded answer, left out");
+      plan.left_out.push_back(request->path + ": no recorded answer");
       continue;
     }
     const ManifestEntry& a = *answer->second;
@@ -90,20 +91,23 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
         request->family.empty() ? std::nullopt
                                 : canonical_answer(read_all(dir / a.path), a, c.operation, fault);
     c.check_body = expected.has_value();
+    std::string why;
     if (expected) {
       c.expected = *expected;
       c.expects_fault = fault;
-    } else if (plan.notes.size() < 5) {
-      plan.notes.push_back(a.path + ": the decoders cannot type it; judged by its status alone");
+    } else {
+      why = "the decoders cannot type its answer " + a.path;
     }
     // The same request answered differently: the service is not deterministic for it.
     const auto [it, fresh] = first_with_body.try_emplace(body, plan.calls.size());
     if (!fresh) {
       LoadCall& first = plan.calls[it->second];
       if (first.expected != c.expected || first.status != c.status) {
+        const std::string differently =
+            "the same request was answered differently (" + first.name + ", " + c.name + ")";
+        if (first.check_body) why_status_only[it->second] = differently;
+        if (c.check_body) why = differently;
         first.check_body = c.check_body = false;
-        if (plan.notes.size() < 5)
-          plan.notes.push_back(request->path + ": answered differently before; judged by status");
       }
     }
     if (request->at_us >= 0) {
@@ -114,9 +118,14 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
         0,
         (request->at_us >= 0 ? request->at_us : last_at) - std::max<std::int64_t>(first_at, 0))));
     plan.calls.push_back(std::move(c));
+    why_status_only.push_back(std::move(why));
   }
   if (plan.calls.empty()) throw std::runtime_error(manifest.string() + ": no request was answered");
-  for (const LoadCall& c : plan.calls) plan.status_only += !c.check_body;
+  for (std::size_t i = 0; i < plan.calls.size(); ++i) {
+    if (!plan.calls[i].check_body) {
+      plan.status_only.push_back(plan.calls[i].name + ": " + why_status_only[i]);
+    }
+  }
   const std::size_t n = plan.calls.size();
   if (n >= 2 && last_at > first_at) {
     const auto span = std::chrono::microseconds(last_at - first_at);
