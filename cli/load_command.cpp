@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/repeatable_option.h"
 #include "cli/target_options.h"
+#include "core/limits.h"
 #include "harness/corpus.h"
 #include "load/load_generator.h"
 #include "load/load_report.h"
@@ -47,6 +48,7 @@ struct LoadOptions {
   std::string replay;                           // --replay DIR: a recorded folder
   std::string order = "recorded";               // --order: recorded | round-robin
   std::vector<double> replay_rates;             // --replay-rate: open loop, recorded rate × each
+  std::size_t batch = 0;                        // --batch: JSON-RPC calls per request
 };
 
 // The open-loop pool when --connections is not given with --rate.
@@ -102,13 +104,14 @@ LoadCall load_call(const LoadOptions& o, Url& url, LoadContext& context) {
   try {
     const Corpus corpus = Corpus::load(o.corpus_dir.empty() ? default_corpus_dir()
                                                             : std::filesystem::path(o.corpus_dir));
-    LoadCall call = make_load_call(corpus, *family, o.call, url, o.server_parser);
+    LoadCall call = make_load_call(corpus, *family, o.call, url, o.server_parser, o.batch);
     call.max_drift_ulps = o.max_drift_ulps;
     context = {o.url,           std::string(rpc::family_name(*family)),
                call.name,       call.operation,
                o.server_parser, call.request.size(),
                o.server_pid,    o.threads,
-               url.tls,         !o.no_tls_resume};
+               url.tls,         !o.no_tls_resume,
+               o.batch};
     return call;
   } catch (const std::exception& e) {
     fail(e.what());
@@ -136,8 +139,8 @@ void print_status_only(const std::vector<std::string>& lines) {
 
 // The recorded folder's calls (--replay); exits 1 when it cannot be read.
 ReplayPlan replay_calls(const LoadOptions& o, Url& url, LoadContext& context) {
-  if (!o.call.empty() || !o.protocol.empty())
-    fail("--replay sends the recorded requests: no --call or --protocol");
+  if (!o.call.empty() || !o.protocol.empty() || o.batch > 0)
+    fail("--replay sends the recorded requests: no --call, --protocol or --batch");
   std::string error;
   std::optional<Url> parsed = parse_url(o.url, error);
   if (!parsed) fail(o.url + ": " + error);
@@ -238,6 +241,10 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   cmd->add_option("--server-parser", o.server_parser, "Sent as X-Parser: the server's adapter");
+  cmd->add_option("--batch", o.batch,
+                  "JSON-RPC: each request a JSON-RPC 2.0 batch of N copies of the call (ids "
+                  "1..N), its answer judged as the batch of N answers; calls/s count requests")
+      ->check(CLI::Range(std::size_t{1}, Limits{}.max_members));
   add_repeatable_option(
       cmd, "--connections", o.connections,
       "Closed loop: connections, each sending its next call on the answer; a list "

@@ -9,6 +9,7 @@
 
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
+#include "codecs/jsonrpc_id.h"
 #include "core/message_buffer.h"
 #include "harness/manifest_reader.h"
 #include "parsers/registry.h"
@@ -27,12 +28,14 @@ std::string read_all(const fs::path& path) {
   return s.str();
 }
 
-// The recorded answer's canonical JSON, when the decoders can type it (nullopt: they cannot).
+// The recorded answer's canonical JSON, when the decoders can type it (nullopt: they cannot);
+// the answer to a JSON-RPC batch decodes as one (operation empty: its members' differ).
 std::optional<std::string> canonical_answer(const std::string& body, const ManifestEntry& e,
-                                            const std::string& operation, bool& fault) {
+                                            const std::string& operation, bool batch, bool& fault) {
   MessageBuffer buffer(body);
   rpc::DecodeContext context;
   context.method = operation;
+  context.batch = batch;
   const std::optional<rpc::Family> family = rpc::family_from_name(e.family);
   if (family) context.protocol = rpc::protocol_of(*family);
   rpc::Message m;
@@ -81,15 +84,17 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
     const std::string body = read_all(dir / request->path);
     LoadCall c;
     c.name = request->path;
-    c.operation = request->operation;
+    c.batch = rpc::json_is_array(body);
+    c.operation = c.batch ? std::string() : request->operation;
     if (const auto family = rpc::family_from_name(request->family)) c.family = *family;
     c.request = framed_request(*request, body, url);
     c.body_bytes = body.size();
     c.status = a.status;
     bool fault = false;
     const std::optional<std::string> expected =
-        request->family.empty() ? std::nullopt
-                                : canonical_answer(read_all(dir / a.path), a, c.operation, fault);
+        request->family.empty()
+            ? std::nullopt
+            : canonical_answer(read_all(dir / a.path), a, c.operation, c.batch, fault);
     c.check_body = expected.has_value();
     std::string why;
     if (expected) {
