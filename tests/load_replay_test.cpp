@@ -40,21 +40,23 @@ class RecordedFolder {
   }
 
   // One exchange: the request and the recorded answer (status 200).
-  void add(const std::string& request, const std::string& answer, const char* answer_ext) {
+  void add(const std::string& request, const std::string& answer, const char* answer_ext,
+           const char* family = "xmlrpc", const char* target = "/RPC2") {
     const int n = ++exchanges_;
     char stem[16];
     std::snprintf(stem, sizeof stem, "%04d", n);
-    const std::string call = std::string(stem) + ".call.xml";
+    const std::string call = std::string(stem) + ".call." + answer_ext;
     const std::string response = std::string(stem) + ".response." + answer_ext;
     std::ofstream(dir_ / call, std::ios::binary) << request;
     std::ofstream(dir_ / response, std::ios::binary) << answer;
+    const std::string fam = family;
     entries_ += std::string(entries_.empty() ? "" : ",\n") + R"({"path":")" + call +
-                R"(","family":"xmlrpc","operation":"add","direction":"call","exchange":)" +
-                std::to_string(n) + R"(,"target":"/RPC2","content_type":"text/xml","at_us":)" +
-                std::to_string(n * 1000) + "},\n" + R"({"path":")" + response +
-                R"(","family":"xmlrpc","operation":"add","direction":"response","exchange":)" +
-                std::to_string(n) + R"(,"status":200,"content_type":"text/xml","at_us":)" +
-                std::to_string(n * 1000 + 500) + "}";
+                R"(","family":")" + fam + R"(","operation":"add","direction":"call","exchange":)" +
+                std::to_string(n) + R"(,"target":")" + target + R"(","at_us":)" +
+                std::to_string(n * 1000) + "},\n" + R"({"path":")" + response + R"(","family":")" +
+                fam + R"(","operation":"add","direction":"response","exchange":)" +
+                std::to_string(n) + R"(,"status":200,"at_us":)" + std::to_string(n * 1000 + 500) +
+                "}";
   }
 
   // Writes the manifest; returns the folder.
@@ -110,13 +112,32 @@ TEST(LoadReplay, EveryCallJudgedByStatusAloneIsListed) {
   ASSERT_EQ(listed.size(), 9u) << out;
   for (int n = 1; n <= 9; ++n) {
     char path[32];
-    std::snprintf(path, sizeof path, "%04d.call.xml: ", n);
+    std::snprintf(path, sizeof path, "%04d.call.%s: ", n, n <= 7 ? "txt" : "xml");
     EXPECT_THAT(listed[static_cast<std::size_t>(n - 1)],
                 testing::HasSubstr(std::string("judged by status alone: ") + path));
   }
   EXPECT_THAT(listed[0], testing::HasSubstr("cannot type its answer 0001.response.txt"));
   EXPECT_THAT(listed[8], testing::HasSubstr("answered differently (0008.call.xml, 0009.call.xml)"));
   EXPECT_THAT(out, testing::HasSubstr(" 0 errors"));
+}
+
+// A recorded JSON-RPC batch is replayed as sent and its answer judged as a batch, in full.
+TEST(LoadReplay, ABatchIsJudgedByItsAnswers) {
+  RecordedFolder folder("replay-batch");
+  folder.add(R"([{"jsonrpc":"2.0","method":"add","params":[2,3],"id":1},)"
+             R"({"jsonrpc":"2.0","method":"concat","params":["a","b","c"],"id":2}])",
+             R"([{"jsonrpc":"2.0","result":5,"id":1},{"jsonrpc":"2.0","result":"abc","id":2}])",
+             "json", "jsonrpc", "/jsonrpc");
+  const std::string dir = folder.finish();
+  sb::ServerConfig config;
+  config.threads = 1;
+  sb::RpcServer server(config);
+  server.start();
+  const std::string out =
+      run_soapbench("load --replay " + dir + " --url " + server.base_url() +
+                    " --connections 1 --duration 0.2 --warmup 0 --decode-every 1");
+  EXPECT_THAT(out, testing::HasSubstr("(0 judged by status alone)")) << out;
+  EXPECT_THAT(out, testing::HasSubstr(" 0 errors")) << out;
 }
 
 }  // namespace
