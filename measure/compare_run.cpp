@@ -269,9 +269,9 @@ int time_plan(ComparePlan& plan, const CompareOptions& o, double spent) {
   benchmark::Shutdown();
   if (reporter.cut() > 0) {
     std::fprintf(stderr,
-                 "budget: %zu repetitions not run: the budget ended first (the model guessed "
+                 "budget: %zu repetition%s not run: the budget ended first (the model guessed "
                  "about %.0f s; --budget S for more)\n",
-                 reporter.cut(), fit.estimate_s);
+                 reporter.cut(), reporter.cut() == 1 ? "" : "s", fit.estimate_s);
   }
   if (!json.empty()) {
     std::error_code ec;
