@@ -9,6 +9,7 @@
 
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
+#include "codecs/jsonrpc_id.h"
 #include "core/message_buffer.h"
 #include "harness/manifest_reader.h"
 #include "parsers/registry.h"
@@ -35,17 +36,20 @@ std::string read_all(const fs::path& path) {
   return s.str();
 }
 
-// The recorded answer's canonical JSON, when the decoders can type it (nullopt: they cannot).
+// The recorded answer's canonical JSON, when the decoders can type it (nullopt: they cannot);
+// the answer to a JSON-RPC batch decodes as one (operation empty: its members' differ).
 std::optional<std::string> canonical_answer(const std::string& body, const ManifestEntry& e,
-                                            const std::string& operation, bool& fault) {
+                                            const std::string& operation, bool batch, bool& fault) {
   MessageBuffer buffer(body);
   rpc::DecodeContext context;
   context.method = operation;
+  context.batch = batch;
   const std::optional<rpc::Family> family = rpc::family_from_name(e.family);
   if (family) context.protocol = rpc::protocol_of(*family);
   rpc::Message m;
   DecodeReport report;
-  const bool json = e.format_given ? e.format == Format::json : body.starts_with('{');
+  const bool json =
+      e.format_given ? e.format == Format::json : body.starts_with('{') || body.starts_with('[');
   if (!make_adapter(default_adapter(json))->decode(buffer, context, m, report).ok())
     return std::nullopt;
   fault = m.kind == rpc::MessageKind::fault;
@@ -80,12 +84,13 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
   if (requests.empty())
     throw std::runtime_error(manifest.string() + ": no recorded requests (not a recorded folder)");
   ReplayPlan plan;
+  std::vector<std::string> why_status_only;            // per call: "" when its body is judged
   std::map<std::string, std::size_t> first_with_body;  // request body -> its first call
   std::int64_t first_at = -1, last_at = -1;
   for (const auto& [exchange, request] : requests) {
     const auto answer = answers.find(exchange);
     if (answer == answers.end() || answer->second->status == 0) {
-      plan.notes.push_back(request->path + ": no recorded answer, left out");
+      plan.left_out.push_back(request->path + ": no recorded answer");
       continue;
     }
     const ManifestEntry& a = *answer->second;
@@ -95,7 +100,8 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
         request->encoded_path.empty() ? body : read_all(inside(dir, request->encoded_path));
     LoadCall c;
     c.name = request->path;
-    c.operation = request->operation;
+    c.batch = rpc::json_is_array(body);
+    c.operation = c.batch ? std::string() : request->operation;
     if (const auto family = rpc::family_from_name(request->family)) c.family = *family;
     c.request = framed_request(*request, sent, url);
     c.body_bytes = sent.size();
@@ -104,22 +110,25 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
     const std::optional<std::string> expected =
         request->family.empty()
             ? std::nullopt
-            : canonical_answer(read_all(inside(dir, a.path)), a, c.operation, fault);
+            : canonical_answer(read_all(inside(dir, a.path)), a, c.operation, c.batch, fault);
     c.check_body = expected.has_value();
+    std::string why;
     if (expected) {
       c.expected = *expected;
       c.expects_fault = fault;
-    } else if (plan.notes.size() < 5) {
-      plan.notes.push_back(a.path + ": the decoders cannot type it; judged by its status alone");
+    } else {
+      why = "the decoders cannot type its answer " + a.path;
     }
     // The same request answered differently: the service is not deterministic for it.
     const auto [it, fresh] = first_with_body.try_emplace(body, plan.calls.size());
     if (!fresh) {
       LoadCall& first = plan.calls[it->second];
       if (first.expected != c.expected || first.status != c.status) {
+        const std::string differently =
+            "the same request was answered differently (" + first.name + ", " + c.name + ")";
+        if (first.check_body) why_status_only[it->second] = differently;
+        if (c.check_body) why = differently;
         first.check_body = c.check_body = false;
-        if (plan.notes.size() < 5)
-          plan.notes.push_back(request->path + ": answered differently before; judged by status");
       }
     }
     if (request->at_us >= 0) {
@@ -130,9 +139,14 @@ ReplayPlan read_replay(const fs::path& dir, const Url& url) {
         0,
         (request->at_us >= 0 ? request->at_us : last_at) - std::max<std::int64_t>(first_at, 0))));
     plan.calls.push_back(std::move(c));
+    why_status_only.push_back(std::move(why));
   }
   if (plan.calls.empty()) throw std::runtime_error(manifest.string() + ": no request was answered");
-  for (const LoadCall& c : plan.calls) plan.status_only += !c.check_body;
+  for (std::size_t i = 0; i < plan.calls.size(); ++i) {
+    if (!plan.calls[i].check_body) {
+      plan.status_only.push_back(plan.calls[i].name + ": " + why_status_only[i]);
+    }
+  }
   const std::size_t n = plan.calls.size();
   if (n >= 2 && last_at > first_at) {
     const auto span = std::chrono::microseconds(last_at - first_at);

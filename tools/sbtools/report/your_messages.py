@@ -1,7 +1,7 @@
 """Your messages: the report's section on `soapbench compare` results.
 
-`soapbench compare PATH...` writes Google Benchmark JSON (build/results/compare.json; tools/results
-save keeps it as <date>_<sha>.compare.json) whose benchmark names are
+`soapbench compare PATH...` writes Google Benchmark JSON (compare.json in its working folder;
+`tools/results save FILE` keeps it as <date>_<sha>.compare.json) whose benchmark names are
 level/adapter/family/<message> (the message's name may hold '/'), and whose context says per
 message what it is (compare_file:<message>), which adapters were left out of a level and why
 (compare_out:<benchmark name>), which timed work differs in a stated way (compare_flag:<name>),
