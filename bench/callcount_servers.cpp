@@ -30,7 +30,8 @@ void CallcountServers::start_for(const CallRow& row) {
   // inside a window (a firing is a timer and a wake-up at a moment of the clock's choosing).
   // Keep-alive calls under the default deadlines follow the same path between firings.
   constexpr std::chrono::hours kNever{24};
-  cfg.header_timeout = cfg.idle_timeout = cfg.request_deadline = cfg.crowded_first_byte = kNever;
+  cfg.limits.header_timeout = cfg.limits.idle_timeout = cfg.limits.crowded_first_byte = kNever;
+  cfg.request_deadline = kNever;
   auto server = std::make_unique<RpcServer>(cfg);
   server->on_request([this](const ServerTiming&) { on_request(); });
   server->start();

@@ -26,10 +26,8 @@ import threading
 import time
 import unittest
 
-SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'record'))
-from test_record import EXES, start, stop  # noqa: E402
+from record.test_record import EXES, start, stop  # noqa: E402
 
 # What both listeners are started with: a header must come within 1 s; bodies up to 1 MB.
 COMMON = ['--header-timeout', '1000', '--max-body', '1000000']

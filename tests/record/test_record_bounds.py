@@ -36,7 +36,6 @@ import unittest
 import xmlrpc.client
 import xmlrpc.server
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 from test_record import EXES, Recorder, manifest, run, start, stop  # noqa: E402
 
