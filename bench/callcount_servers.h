@@ -11,7 +11,7 @@
 
 #include "bench/callcount_rows.h"
 #include "bench/callcount_window.h"
-#include "server/http_server.h"
+#include "harness/server/http_server.h"
 
 namespace sb::bench {
 

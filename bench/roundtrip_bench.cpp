@@ -19,18 +19,18 @@
 #include <vector>
 
 #include "bench/floor_wire.h"
-#include "binary/binary_rpc.h"
-#include "client/http_client.h"
-#include "client/wire_meter.h"
 #include "harness/answer_check.h"
+#include "harness/binary/binary_rpc.h"
+#include "harness/client/http_client.h"
+#include "harness/client/wire_meter.h"
 #include "harness/corpus.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "harness/run_context.h"
+#include "harness/server/http_server.h"
 #include "measure/bench_names.h"
 #include "measure/summary_reporter.h"
 #include "parsers/registry.h"
-#include "server/http_server.h"
 
 namespace sb::bench {
 namespace {

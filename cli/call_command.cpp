@@ -11,12 +11,12 @@
 #include "cli/commands.h"
 #include "cli/repeatable_option.h"
 #include "cli/target_options.h"
-#include "client/http_client.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
 #include "codecs/wsdl_reader.h"
 #include "core/limits.h"
 #include "harness/call_args.h"
+#include "harness/client/http_client.h"
 #include "harness/encoders.h"
 #include "harness/wsdl_file.h"
 

@@ -3,7 +3,7 @@
 // 256) and with the library's own DTD handling (DOCTYPE allowed; external entities and the
 // network stay off). Each case runs in a forked child, so a crash or a hang is a result, not the
 // end of the run. With --suite w3c-xml|json-test-suite, the standard conformance suites instead
-// (conformance/conformance_suite_run.h runs them; this file only reads the options).
+// (harness/conformance/conformance_suite_run.h runs them; this file only reads the options).
 #include <fmt/core.h>
 #include <poll.h>
 #include <signal.h>
@@ -21,8 +21,8 @@
 #include "cli/commands.h"
 #include "cli/repeatable_option.h"
 #include "codecs/canonical_json.h"
-#include "conformance/conformance_suite_run.h"
 #include "harness/alloc_counter.h"
+#include "harness/conformance/conformance_suite_run.h"
 #include "harness/corpus.h"
 #include "harness/equal_work.h"
 #include "harness/run_context.h"

@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "client/interop.h"
 #include "codecs/canonical_json.h"
 #include "harness/answer_check.h"
+#include "harness/client/interop.h"
 #include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "harness/run_context.h"

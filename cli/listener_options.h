@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "listener/listener_limits.h"
+#include "harness/listener/listener_limits.h"
 
 namespace sb::cli {
 

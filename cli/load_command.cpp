@@ -1,5 +1,5 @@
-// soapbench load: the load generator (load/load_generator.h). Sends one corpus call over and
-// over, closed loop (N connections, a list sweeps) or open loop (a rate, a list sweeps), and
+// soapbench load: the load generator (harness/load/load_generator.h). Sends one corpus call over
+// and over, closed loop (N connections, a list sweeps) or open loop (a rate, a list sweeps), and
 // prints a line per point, a table and, with --json, one record per point.
 #include <fmt/core.h>
 
@@ -18,9 +18,9 @@
 #include "cli/target_options.h"
 #include "core/limits.h"
 #include "harness/corpus.h"
-#include "load/load_generator.h"
-#include "load/load_report.h"
-#include "load/replay_plan.h"
+#include "harness/load/load_generator.h"
+#include "harness/load/load_report.h"
+#include "harness/load/replay_plan.h"
 
 namespace sb::cli {
 

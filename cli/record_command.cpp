@@ -1,5 +1,6 @@
-// soapbench record: the recording reverse proxy (record/record_proxy.h) until SIGINT or SIGTERM,
-// storing what it forwards into a recorded folder (record/record_store.h) with a progress line.
+// soapbench record: the recording reverse proxy (harness/record/record_proxy.h) until SIGINT or
+// SIGTERM, storing what it forwards into a recorded folder (harness/record/record_store.h) with a
+// progress line.
 #include <fmt/core.h>
 
 #include <charconv>
@@ -18,9 +19,9 @@
 
 #include "cli/commands.h"
 #include "cli/listener_options.h"
-#include "record/record_proxy.h"
-#include "record/record_store.h"
-#include "record/record_writer.h"
+#include "harness/record/record_proxy.h"
+#include "harness/record/record_store.h"
+#include "harness/record/record_writer.h"
 
 namespace sb::cli {
 

@@ -1,4 +1,4 @@
-// soapbench serve: the RPC server (server/http_server.h) until SIGINT or SIGTERM.
+// soapbench serve: the RPC server (harness/server/http_server.h) until SIGINT or SIGTERM.
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/listener_options.h"
-#include "server/http_server.h"
+#include "harness/server/http_server.h"
 
 namespace sb::cli {
 

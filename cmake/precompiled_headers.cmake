@@ -10,7 +10,7 @@
 # 2-5 s to every file that uses it (their namespace-scope objects are compiled in each), so the
 # release build has no PCH. There it would also change code that is timed: a PCH holding more
 # headers than a file includes leaves what the file does alone but moves GCC's register choices
-# in some functions (72 of the 1,302 functions of server/http_session.cpp's object).
+# in some functions (72 of the 1,302 functions of harness/server/http_session.cpp's object).
 include_guard(GLOBAL)
 
 option(SB_PCH "Precompile the heavy third-party header sets (on in the sanitizer build)" ${SB_SANITIZE})

@@ -19,7 +19,7 @@ struct DecodeContext {
                                        // decoder's own (the built-in service), else a user's WSDL
   bool batch = false;  // JSON-RPC: an array of messages decodes as a batch (MessageKind::batch);
                        // the server leaves it off: it splits a batch and decodes each member
-                       // alone, to answer each (server/rpc_endpoint.h)
+                       // alone, to answer each (harness/server/rpc_endpoint.h)
 };
 
 // Why decoding failed, with the service fault code a server answers it with.

@@ -1,8 +1,8 @@
 // HTTP content codings (RFC 9110 §8.4.1) undone where a body must be read as the message it
-// carries: a recorded exchange (record/record_store.cpp keeps the bytes as sent and the decoded
-// body beside them) and a replayed answer (load/load_connection.cpp judges the decoded body).
-// gzip (and x-gzip) and deflate (the zlib format, or a bare deflate stream as some servers send
-// it), with zlib; other codings (br, zstd, several in a list) are named, not decoded.
+// carries: a recorded exchange (harness/record/record_store.cpp keeps the bytes as sent and the
+// decoded body beside them) and a replayed answer (harness/load/load_connection.cpp judges the
+// decoded body). gzip (and x-gzip) and deflate (the zlib format, or a bare deflate stream as some
+// servers send it), with zlib; other codings (br, zstd, several in a list) are named, not decoded.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // The committed conformance counts (tests/data/conformance_expected.json), read into maps. In
-// parsers/ because it is read with a parser library (RapidJSON); conformance/conformance_matrix.h
-// compares a run against it and writes it.
+// parsers/ because it is read with a parser library (RapidJSON);
+// harness/conformance/conformance_matrix.h compares a run against it and writes it.
 #pragma once
 
 #include <map>

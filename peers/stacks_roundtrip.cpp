@@ -7,9 +7,9 @@
 #include <map>
 #include <set>
 
-#include "client/http_client.h"
 #include "codecs/canonical_json.h"
 #include "harness/answer_check.h"
+#include "harness/client/http_client.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "parsers/registry.h"

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "binary/binary_codec.h"
-#include "binary/binary_rpc.h"
 #include "codecs/canonical_json.h"
+#include "harness/binary/binary_codec.h"
+#include "harness/binary/binary_rpc.h"
 #include "harness/corpus.h"
 #include "tests/round_trip_fixture.h"
 

@@ -18,7 +18,7 @@
 
 #include "codecs/service_contract.h"
 #include "codecs/wsdl.h"
-#include "server/http_server.h"
+#include "harness/server/http_server.h"
 
 namespace {
 

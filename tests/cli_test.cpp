@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/http_server.h"
+#include "harness/server/http_server.h"
 
 namespace {
 

@@ -20,14 +20,14 @@
 #include <unordered_set>
 #include <vector>
 
-#include "client/http_client.h"
-#include "client/http_request.h"
-#include "client/wire_meter.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
 #include "codecs/service_contract.h"
+#include "harness/client/http_client.h"
+#include "harness/client/http_request.h"
+#include "harness/client/wire_meter.h"
 #include "harness/corpus.h"
-#include "server/http_server.h"
+#include "harness/server/http_server.h"
 #include "tests/round_trip_fixture.h"
 
 namespace sb {

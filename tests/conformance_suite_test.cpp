@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "conformance/conformance_matrix.h"
-#include "conformance/conformance_runner.h"
-#include "conformance/conformance_suite.h"
+#include "harness/conformance/conformance_matrix.h"
+#include "harness/conformance/conformance_runner.h"
+#include "harness/conformance/conformance_suite.h"
 #include "parsers/conformance_catalog.h"
 #include "parsers/registry.h"
 

@@ -1,7 +1,8 @@
 // JSON-RPC 2.0 batches (the specification's section 6, its examples in section 7): the server
-// answers them (server/rpc_endpoint.cpp), the client sends them and matches the answers by id
-// (client/jsonrpc_batch.h, RpcClient::call_batch), and `soapbench call --batch` / `load --batch`
-// send them through the real server; the batch's member count is bounded by Limits::max_members.
+// answers them (harness/server/rpc_endpoint.cpp), the client sends them and matches the answers by
+// id (harness/client/jsonrpc_batch.h, RpcClient::call_batch), and `soapbench call --batch` / `load
+// --batch` send them through the real server; the batch's member count is bounded by
+// Limits::max_members.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "client/http_client.h"
-#include "client/jsonrpc_batch.h"
 #include "codecs/jsonrpc_id.h"
 #include "core/limits.h"
+#include "harness/client/http_client.h"
+#include "harness/client/jsonrpc_batch.h"
 #include "tests/server_fixture.h"
 
 namespace sb::server_test {

@@ -1,6 +1,6 @@
-// LatencyHistogram (load/latency_histogram.h): every percentile within 1% (the class's own
+// LatencyHistogram (harness/load/latency_histogram.h): every percentile within 1% (the class's own
 // bound, 1/256) of the exact nearest-rank percentile of the sorted values, from 1 ns to 100 s.
-#include "load/latency_histogram.h"
+#include "harness/load/latency_histogram.h"
 
 #include <gtest/gtest.h>
 

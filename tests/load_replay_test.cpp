@@ -1,5 +1,6 @@
-// `soapbench load --replay` (load/replay_plan.h) against a real server: the calls judged by their
-// status alone are counted and listed from one source, so the count and the list always agree.
+// `soapbench load --replay` (harness/load/replay_plan.h) against a real server: the calls judged by
+// their status alone are counted and listed from one source, so the count and the list always
+// agree.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -13,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "server/http_server.h"
+#include "harness/server/http_server.h"
 
 namespace {
 

@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "client/http_client.h"
 #include "codecs/service_contract.h"
 #include "codecs/value.h"
+#include "harness/client/http_client.h"
 
 namespace sb::round_trip_test {
 

@@ -1,5 +1,6 @@
-// What the server tests share: a small Beast client written here (not client/http_client.h),
-// plain and TLS, the calls and answers it sends, and an in-process RpcServer on 127.0.0.1:0.
+// What the server tests share: a small Beast client written here (not
+// harness/client/http_client.h), plain and TLS, the calls and answers it sends, and an in-process
+// RpcServer on 127.0.0.1:0.
 #pragma once
 
 #include <openssl/ssl.h>
@@ -34,9 +35,9 @@
 #include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
+#include "harness/server/http_server.h"
 #include "harness/service.h"
 #include "parsers/registry.h"
-#include "server/http_server.h"
 
 namespace sb::server_test {
 

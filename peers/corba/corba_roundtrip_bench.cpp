@@ -2,10 +2,10 @@
 // messaging/corba/<call>/iterations:5000 for the classic messaging table, omniORB's stubs in this
 // process against corba_server (a child process started by path, stopped by PID). Each row
 // checks its answer against the contract first (getChain: the passed-through document decoded).
-// Bytes are the GIOP bytes at the socket: the kernel's TCP_INFO counters (client/wire_meter.h)
-// of the one connection this process holds to the server, read before and after the timed loop.
-// No newconn rows: omniORB keeps its connections to a server for every object reference and
-// offers no per-call close (only an idle scan, in seconds).
+// Bytes are the GIOP bytes at the socket: the kernel's TCP_INFO counters
+// (harness/client/wire_meter.h) of the one connection this process holds to the server, read before
+// and after the timed loop. No newconn rows: omniORB keeps its connections to a server for every
+// object reference and offers no per-call close (only an idle scan, in seconds).
 #include <arpa/inet.h>
 #include <benchmark/benchmark.h>
 #include <netinet/in.h>
@@ -19,8 +19,8 @@
 #include <map>
 #include <string>
 
-#include "client/wire_meter.h"
 #include "harness/answer_check.h"
+#include "harness/client/wire_meter.h"
 #include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"

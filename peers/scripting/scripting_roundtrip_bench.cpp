@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "client/http_client.h"
 #include "harness/answer_check.h"
+#include "harness/client/http_client.h"
 #include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "server/http_server.h"
+#include "harness/server/http_server.h"
 
 namespace {
 

@@ -2,11 +2,14 @@
 """Checks the layering of docs/architecture.md on every #include of the tree.
 
 Arrows run one way (docs/architecture.md "Layers"; ALLOWED below is the whole rule): cli/,
-bench/, peers/ -> measure/ and the folders harness/ serves (server/, client/, binary/, load/,
-record/, conformance/; binary/, load/ and record/ -> client/; server/ and record/, the two
-listeners, -> listener/) -> harness/ -> parsers/ -> codecs/ -> core/; listener/ -> core/. A folder may include only itself and the folders below it, and only parsers/ may
-include a parser library (the "# headers:" patterns of cmake/dependencies.cmake; LIBRARY_EXCEPTIONS names the one
-file outside parsers/ allowed one). tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
+bench/, peers/ -> measure/ and the round-trip machinery under harness/ (harness/server/,
+harness/client/, harness/binary/, harness/load/, harness/record/, harness/conformance/;
+binary, load and record -> client; server and record, the two listeners, -> harness/listener/)
+-> harness/ (its own files) -> parsers/ -> codecs/ -> core/; harness/listener/ -> core/. A layer
+is a folder path; a file belongs to the longest one its path starts with. A layer may include
+only itself and the layers below it, and only parsers/ may include a parser library (the
+"# headers:" patterns of cmake/dependencies.cmake; LIBRARY_EXCEPTIONS names the one file outside
+parsers/ allowed one). tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
 choice). Usage: check_includes.py [ROOT]      (exit 1 and one line per violation)
        check_includes.py --self-test          (checks that a planted violation is caught)
 """
@@ -17,30 +20,42 @@ import sys
 import tempfile
 import unittest
 
-# What each layer may include from the project's own folders.
+# What each layer may include from the project's own folders. harness/'s own files are one
+# layer; each folder under it is a layer of its own above it.
 BASE = {'core', 'codecs', 'parsers', 'harness'}  # below every folder that harness/ serves
 # harness/'s users, one job each.
-SERVED = {'server', 'client', 'binary', 'load', 'record', 'conformance'}
+SERVED = {'harness/server', 'harness/client', 'harness/binary', 'harness/load', 'harness/record',
+          'harness/conformance'}
 # What every HTTP listener shares (request rules, deadlines, connection cap, accept loop): below
-# both listeners, beside harness/ (it needs none of it), so a framing fix lands in both.
-LISTENER = {'core', 'listener'}
+# both listeners, beside harness/'s own files (it needs none of them), so a framing fix lands in
+# both.
+LISTENER = {'core', 'harness/listener'}
 ALLOWED = {
     'core': {'core'},
     'codecs': {'core', 'codecs'},
     'parsers': {'core', 'codecs', 'parsers'},
     'harness': BASE,
-    'listener': LISTENER,
-    'server': BASE | LISTENER | {'server'},
-    'client': BASE | {'client'},
-    'conformance': BASE | {'conformance'},
-    'binary': BASE | {'client', 'binary'},
-    'load': BASE | {'client', 'load'},
-    'record': BASE | LISTENER | {'client', 'record'},
+    'harness/listener': LISTENER,
+    'harness/server': BASE | LISTENER | {'harness/server'},
+    'harness/client': BASE | {'harness/client'},
+    'harness/conformance': BASE | {'harness/conformance'},
+    'harness/binary': BASE | {'harness/client', 'harness/binary'},
+    'harness/load': BASE | {'harness/client', 'harness/load'},
+    'harness/record': BASE | LISTENER | {'harness/client', 'harness/record'},
     'measure': BASE | {'measure'},
     'cli': BASE | SERVED | LISTENER | {'measure', 'cli'},
     'bench': BASE | SERVED | LISTENER | {'measure', 'bench'},
     'peers': BASE | SERVED | LISTENER | {'measure', 'peers'},
 }
+
+
+def layer_of(path):
+    """The layer a project path ('harness/server/x.h') belongs to: the longest layer it starts
+    with, or None outside the layers."""
+    found = [layer for layer in ALLOWED if path.startswith(layer + '/')]
+    return max(found, key=len) if found else None
+
+
 DEPENDENCIES = 'cmake/dependencies.cmake'  # its "# headers:" lines: the parser libraries' includes
 
 
@@ -81,24 +96,26 @@ def violations(root):
     found = [f'{DEPENDENCIES}: {switch}\'s block has no "# headers:" line'
              for switch in unlisted_parser_blocks(root)]
     patterns = parser_library_patterns(root)
-    for layer, allowed in ALLOWED.items():
-        for path in sorted((root / layer).rglob('*')):
-            if path.suffix not in ('.h', '.hpp', '.cpp', '.inc') or not path.is_file():
+    tops = sorted({layer.split('/', 1)[0] for layer in ALLOWED})
+    for path in sorted(p for top in tops for p in (root / top).rglob('*')):
+        if path.suffix not in ('.h', '.hpp', '.cpp', '.inc') or not path.is_file():
+            continue
+        layer = layer_of(path.relative_to(root).as_posix())
+        allowed = ALLOWED[layer]
+        for number, line in enumerate(path.read_text(errors='replace').splitlines(), 1):
+            m = INCLUDE.match(line)
+            if not m:
                 continue
-            for number, line in enumerate(path.read_text(errors='replace').splitlines(), 1):
-                m = INCLUDE.match(line)
-                if not m:
-                    continue
-                header = m.group(2)
-                where = f'{path.relative_to(root)}:{number}'
-                top = header.split('/', 1)[0]
-                if m.group(1) == '"' and '/' in header and top in ALLOWED and top not in allowed:
-                    found.append(f'{where}: {layer}/ may not include {top}/ ({header})')
-                excepted = LIBRARY_EXCEPTIONS.get(str(path.relative_to(root)))
-                if excepted and header.startswith(excepted):
-                    continue
-                if layer != 'parsers' and is_parser_library(header, patterns):
-                    found.append(f'{where}: only parsers/ includes a parser library ({header})')
+            header = m.group(2)
+            where = f'{path.relative_to(root)}:{number}'
+            target = layer_of(header)
+            if m.group(1) == '"' and target and target not in allowed:
+                found.append(f'{where}: {layer}/ may not include {target}/ ({header})')
+            excepted = LIBRARY_EXCEPTIONS.get(str(path.relative_to(root)))
+            if excepted and header.startswith(excepted):
+                continue
+            if layer != 'parsers' and is_parser_library(header, patterns):
+                found.append(f'{where}: only parsers/ includes a parser library ({header})')
     return found
 
 
@@ -109,7 +126,7 @@ class SelfTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             root = pathlib.Path(tmp)
             for layer in ALLOWED:
-                (root / layer).mkdir()
+                (root / layer).mkdir(parents=True, exist_ok=True)
             (root / 'cmake').mkdir()
             (root / DEPENDENCIES).write_text(
                 '# --- RapidJSON ---\n# apt: rapidjson-dev\n# headers: rapidjson/*\n'
@@ -126,26 +143,30 @@ class SelfTest(unittest.TestCase):
             (root / 'harness' / 'timing.h').write_text('#include "measure/ranking.h"\n')
             (root / 'cli' / 'ok.cpp').write_text('#include "measure/compare_run.h"\n')
             # The folders harness/ serves: each on harness/, none on a sibling it does not use.
-            (root / 'load' / 'ok.cpp').write_text('#include "client/http_request.h"\n'
+            (root / 'harness' / 'load' / 'ok.cpp').write_text('#include "harness/client/http_request.h"\n'
                                                   '#include "harness/corpus.h"\n')
-            (root / 'server' / 'side.cpp').write_text('#include "client/http_client.h"\n')
-            (root / 'client' / 'up.cpp').write_text('#include "load/load_point.h"\n')
+            (root / 'harness' / 'server' / 'side.cpp').write_text(
+                '#include "harness/client/http_client.h"\n')
+            (root / 'harness' / 'client' / 'up.cpp').write_text(
+                '#include "harness/load/load_point.h"\n')
             # The listeners share listener/; it includes nothing of theirs, nor of harness/.
-            (root / 'record' / 'ok.cpp').write_text('#include "listener/request_rules.h"\n')
-            (root / 'listener' / 'up.h').write_text('#include "harness/corpus.h"\n')
-            (root / 'harness' / 'srv.h').write_text('#include "server/server_config.h"\n')
-            (root / 'bench' / 'ok.cpp').write_text('#include "binary/binary_rpc.h"\n')
+            (root / 'harness' / 'record' / 'ok.cpp').write_text(
+                '#include "harness/listener/request_rules.h"\n')
+            (root / 'harness' / 'listener' / 'up.h').write_text('#include "harness/corpus.h"\n')
+            (root / 'harness' / 'srv.h').write_text('#include "harness/server/server_config.h"\n')
+            (root / 'bench' / 'ok.cpp').write_text('#include "harness/binary/binary_rpc.h"\n')
             # The manifest reader's one library, and only that one, and only in that file.
             (root / 'harness' / 'manifest_reader.cpp').write_text('#include <rapidjson/document.h>\n'
                                                                   '#include <pugixml.hpp>\n')
             found = violations(root)
             self.assertEqual(len(found), 9, found)
-            self.assertIn('listener/up.h:1: listener/ may not include harness/', ''.join(found))
+            self.assertIn('harness/listener/up.h:1: harness/listener/ may not include harness/', ''.join(found))
             self.assertIn("SB_HAVE_NEWLIB's block has no", ''.join(found))
             self.assertIn('harness/manifest_reader.cpp:2: only parsers/', ''.join(found))
-            self.assertIn('server/side.cpp:1: server/ may not include client/', ''.join(found))
-            self.assertIn('client/up.cpp:1: client/ may not include load/', ''.join(found))
-            self.assertIn('harness/srv.h:1: harness/ may not include server/', ''.join(found))
+            self.assertIn('harness/server/side.cpp:1: harness/server/ may not include '
+                          'harness/client/', ''.join(found))
+            self.assertIn('harness/client/up.cpp:1: harness/client/ may not include harness/load/', ''.join(found))
+            self.assertIn('harness/srv.h:1: harness/ may not include harness/server/', ''.join(found))
             self.assertIn('codecs/up.h:1: codecs/ may not include parsers/', ''.join(found))
             self.assertIn('harness/lib.cpp:1: only parsers/', ''.join(found))
             self.assertIn('harness/timing.h:1: harness/ may not include measure/', ''.join(found))
