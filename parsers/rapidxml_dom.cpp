@@ -195,10 +195,15 @@ AdapterInfo rapidxml_info(bool fastest) {
                       "names not checked; lenient by design: rejects 46-49% of the W3C suite's "
                       "not-well-formed documents without a DOCTYPE (README Conformance); ") +
           (fastest ? "no entity decoding, CDATA skipped, only an element's first text run "
-                     "is kept"
+                     "is kept: decode restores a leaf's CDATA and later runs from the message "
+                     "(parsers/leaf_text.h), its references still undecoded; "
                    : "parses in the caller's buffer; unknown entity references kept as "
-                     "text"),
+                     "text; ") +
+          "whitespace-only text is dropped in every mode (whitespace before '<' never makes a "
+          "data node): decode restores it from the message",
       .keeps_whitespace_text = false,
+      .decode_restores_text = fastest ? TextLoss::runs_and_cdata : TextLoss::whitespace_runs,
+      .reads_declared_encoding = false,  // RapidXML reads UTF-8 (or any 8-bit bytes) as is
   };
 }
 
