@@ -74,11 +74,17 @@ void settle(PlannedFile& f, const CompareOptions& o, bool decode_wanted) {
   for (const AdapterVerdicts& v : w.adapters) {
     for (Level level : {Level::parse, Level::walk, Level::decode}) {
       if (!wants(o, level) || (level == Level::decode && w.canonical.empty())) continue;
-      const LevelVerdict& verdict = level == Level::decode ? v.decode : v.walk;
+      // An adapter whose answer is wrong is timed at no level of this message: its parse or
+      // walk number must not rank where its answer is wrong (docs/architecture.md).
+      const LevelVerdict& verdict = level == Level::decode || v.decode.wrong ? v.decode : v.walk;
       if (!verdict.timed) {
-        // parse and walk share the walk verdict: said once, at the first of them.
-        const bool said = level == Level::walk && wants(o, Level::parse);
-        if (!said) f.left_out.push_back({v.adapter, level, verdict.why});
+        // Said once: parse and walk share the walk verdict (at the first of them); a wrong
+        // answer is decode's (at the first level wanted when decode is not).
+        const bool said = v.decode.wrong ? level != (wants(o, Level::decode)  ? Level::decode
+                                                     : wants(o, Level::parse) ? Level::parse
+                                                                              : Level::walk)
+                                         : level == Level::walk && wants(o, Level::parse);
+        if (!said) f.left_out.push_back({v.adapter, level, verdict.why, verdict.wrong});
         continue;
       }
       const std::string name =
@@ -97,7 +103,8 @@ void check_all(ComparePlan& plan, const CompareOptions& o) {
     const std::vector<const AdapterEntry*> list = adapters_for(o, f.file.entry.format);
     rpc::DecodeContext ctx =
         decode_context(f.file.entry, plan.contract ? &*plan.contract : nullptr);
-    f.work = check_equal_work(f.file.bytes, list, ctx, decode);
+    // Decoded whatever the levels asked: an adapter that answers wrong is timed at none.
+    f.work = check_equal_work(f.file.bytes, list, ctx, true);
     settle(f, o, decode);
     if (Clock::now() - last > std::chrono::seconds(2)) {
       last = Clock::now();

@@ -80,8 +80,23 @@ void print_level(const PlannedFile& f, Level level, const std::vector<Row>& rows
   }
 }
 
+// Per adapter: the messages it decodes wrong.
+using Wrong = std::map<std::string, std::vector<std::string>>;
+
+Wrong wrong_answers(const ComparePlan& plan) {
+  Wrong wrong;
+  for (const PlannedFile& f : plan.files) {
+    for (const LeftOut& l : f.left_out) {
+      if (l.wrong) wrong[l.adapter->info().name].push_back(f.file.label);
+    }
+  }
+  return wrong;
+}
+
 // Over every message: each adapter's geometric mean of time over the message's lowest median.
-void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files) {
+// An adapter that decodes any of the messages wrong is not ranked: it was timed only where it
+// answered right, so its mean would recommend it for the messages it gets wrong.
+void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files, const Wrong& wrong) {
   if (files < 2 || ratios.empty()) return;
   for (const auto& [level, by_adapter] : ratios) {
     fmt::print(
@@ -90,6 +105,7 @@ void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files) {
         level);
     std::vector<std::pair<double, std::string>> order;
     for (const auto& [adapter, rs] : by_adapter) {
+      if (wrong.count(adapter) > 0) continue;
       double log_sum = 0;
       for (double r : rs) log_sum += std::log(r);
       order.emplace_back(std::exp(log_sum / static_cast<double>(rs.size())), adapter);
@@ -99,6 +115,27 @@ void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files) {
       fmt::print("{:<24} {:>7.2f}×  over {:>3} messages, fastest in {}\n", adapter, g,
                  by_adapter.at(adapter).size(), fastest[level][adapter]);
     }
+    for (const auto& [adapter, messages] : wrong) {
+      if (by_adapter.count(adapter) == 0) continue;
+      fmt::print("{:<24} not ranked: decodes {} of the {} messages wrong\n", adapter,
+                 messages.size(), files);
+    }
+  }
+}
+
+// The wrong answers, on stdout beside the tables (each was named on stderr before timing).
+void print_wrong(const Wrong& wrong) {
+  if (wrong.empty()) return;
+  fmt::print(
+      "\n== wrong answers: decoded to another value than the other adapters' (timed at no "
+      "level of that message, never ranked) ==\n");
+  for (const auto& [adapter, messages] : wrong) {
+    std::string list;
+    for (std::size_t i = 0; i < messages.size() && i < 5; ++i)
+      list += (i ? ", " : "") + messages[i];
+    if (messages.size() > 5) list += fmt::format(" and {} more", messages.size() - 5);
+    fmt::print("{:<24} {} message{}: {}\n", adapter, messages.size(),
+               messages.size() == 1 ? "" : "s", list);
   }
 }
 
@@ -110,6 +147,11 @@ void print_left_out(const ComparePlan& plan) {
       std::fprintf(stderr, "%s: %s\n", f.file.label.c_str(), n.c_str());
     }
     for (const LeftOut& l : f.left_out) {
+      if (l.wrong) {
+        std::fprintf(stderr, "wrong answer: %s: %s %s (timed at no level of this message)\n",
+                     f.file.label.c_str(), l.adapter->info().name.c_str(), l.why.c_str());
+        continue;
+      }
       std::fprintf(stderr, "not timed: %s: %s at %s: %s\n", f.file.label.c_str(),
                    l.adapter->info().name.c_str(), level_name(l.level), l.why.c_str());
     }
@@ -135,7 +177,9 @@ void print_compare_table(const ComparePlan& plan, const std::map<std::string, Ru
       "two-sided Mann-Whitney U test gives p <= {} against every other adapter and the "
       "intervals do not overlap, else \"tied\" / \"behind\" (the report's rule).\n",
       kRankAlpha);
-  print_summary(ratios, fastest, plan.files.size());
+  const Wrong wrong = wrong_answers(plan);
+  print_wrong(wrong);
+  print_summary(ratios, fastest, plan.files.size(), wrong);
 }
 
 }  // namespace sb::bench
