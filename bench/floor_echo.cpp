@@ -1,7 +1,8 @@
-// floor_echo: the server side of the raw loopback floor (roundtrip/floor/<mode>/<bytes>, README
-// "Round trips by hand"). Plain POSIX sockets, no framework: it reads a length-prefixed message
-// (bench/floor_wire.h) and writes the same bytes back, one connection at a time, until stopped
-// by a signal. The client side is roundtrip_bench, which starts this as a child process.
+// floor_echo: the server side of the raw loopback floor (roundtrip/floor/<mode>/<bytes>,
+// docs/benchmarks.md "The raw loopback floor"). Plain POSIX sockets, no framework: it reads a
+// length-prefixed message (bench/floor_wire.h) and writes the same bytes back, one connection at a
+// time, until stopped by a signal. The client side is roundtrip_bench, which starts this as a child
+// process.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>

@@ -389,7 +389,7 @@ class BinaryClient::Impl {
   // After the connect, the call's I/O is plain blocking send/recv on the socket, bounded by the
   // I/O timeout as SO_SNDTIMEO/SO_RCVTIMEO: one system call each way, as the raw loopback floor
   // (roundtrip/floor/*) does. Asio's asynchronous operations cost a speculative recv that fails,
-  // epoll_wait calls and a timer per operation (README "Round trips by hand": the floor).
+  // epoll_wait calls and a timer per operation (docs/benchmarks.md, "The raw loopback floor").
   bool make_blocking(CallResult& r) {
     const int fd = socket_.native_handle();
     const auto ms = config_.io_timeout.count();

@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    // Bad flags: one line, exit 1 (README.md, "Building by hand"), not CLI11's two lines and codes.
+    // Bad flags: one line, exit 1 (docs/building.md), not CLI11's two lines and codes.
     fmt::print(stderr, "soapbench: {}\n", e.what());
     return 1;
   } catch (const sb::cli::ExitCode& e) {

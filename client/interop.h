@@ -1,4 +1,4 @@
-// The parts of `soapbench interop`'s cells (README "Peers"): the calls, one per operation of the
+// The parts of `soapbench interop`'s cells (docs/peers.md): the calls, one per operation of the
 // contract; our client and a peer's client program answering one; the verdict against the
 // expected answer (harness/answer_check.h); and the malformed request each server must fault.
 #pragma once

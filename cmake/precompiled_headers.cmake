@@ -4,7 +4,7 @@
 # -Winvalid-pch is on (CMake) and so is -Werror: a consumer whose flags do not match the host's
 # fails the build instead of silently parsing the headers again.
 #
-# Measured (README "Build times"): with clang (the sanitizer build) a Beast or GoogleTest file
+# Measured (docs/building.md): with clang (the sanitizer build) a Beast or GoogleTest file
 # compiles 0.5-3 s faster from the PCH, a gain over the PCH's own cost. With g++ -O2 (the release
 # build) there is none: parsing is a small part of these files, and a PCH of Asio or CLI11 adds
 # 2-5 s to every file that uses it (their namespace-scope objects are compiled in each), so the

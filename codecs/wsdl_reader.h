@@ -1,6 +1,6 @@
 // A user's WSDL 1.1 + XML Schema read into the same Contract our built-in service is
 // (codecs/service_contract.h), so the decoders type its literal messages with no second path.
-// The writer of our own WSDL is codecs/wsdl.h; README "Your own messages" lists the subset.
+// The writer of our own WSDL is codecs/wsdl.h; docs/your-messages.md lists the subset.
 #pragma once
 
 #include <functional>

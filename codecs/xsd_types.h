@@ -17,7 +17,7 @@ bool is_xsd_namespace(std::string_view uri);
 // xsd:anySimpleType (no type at all). int, short, byte, unsignedShort, unsignedByte: int;
 // double, float: double; boolean; dateTime; base64Binary (SOAP-ENC base64); every other simple
 // type, long, unsignedInt, integer and decimal included, is read as its text: the value model's
-// integer is 32 bits and a double would round a decimal (docs/service.md, README "compare").
+// integer is 32 bits and a double would round a decimal (docs/service.md, docs/your-messages.md).
 const Type* xsd_builtin(std::string_view local);
 
 // True for xsd:anyType and xsd:anySimpleType.

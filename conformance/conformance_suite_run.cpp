@@ -22,7 +22,7 @@ void print_summary(const Suite& suite, const SuiteMatrix& m, std::size_t cases, 
   fmt::print("{} ({}): {} tests, {} cases in {:.0f} s\n", suite.name, suite.package,
              suite.cases.size(), cases, seconds);
   const bool json = suite.format == Format::json;
-  // XML: 5th-edition name tests and Namespaces in XML tests are judged apart (README).
+  // XML: 5th-edition name tests and Namespaces in XML tests are judged apart (docs/conformance.md).
   fmt::print("{:<22} {:<7} {:>15} {:>15} {:>11} {:>7} {:>7} {:>5} {:>9}\n", "adapter", "config",
              json ? "y_ accepted" : "valid accepted", json ? "n_ rejected" : "not-wf rejected",
              json ? "i_ accepted" : "ed.5 | ns", "refused", "crashes", "hangs", "digest≠");

@@ -1,4 +1,4 @@
-// The catalogues of the two standard conformance suites (README "Conformance"), read into plain
+// The catalogues of the two standard conformance suites (docs/conformance.md), read into plain
 // records. They live in parsers/ because they are read with parser libraries (pugixml for the
 // W3C catalogue, RapidJSON for JSONTestSuite's module); conformance/conformance_suite.h builds the
 // cases on them.

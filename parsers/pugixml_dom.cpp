@@ -118,7 +118,7 @@ AdapterInfo pugixml_info(bool inplace) {
                (inplace ? "parses in the caller's buffer" : "copies the input") +
                "; unknown entity references are kept as text; lenient by design: rejects 42% of "
                "the W3C suite's not-well-formed documents without a DOCTYPE (the XML "
-               "declaration, name characters and comments are not checked; README Conformance); "
+               "declaration, name characters and comments are not checked; docs/conformance.md); "
                "parse_ws_pcdata_single keeps an element's whitespace-only text when it has no "
                "other child; beside a comment or CDATA section inside a value such text is "
                "still dropped",

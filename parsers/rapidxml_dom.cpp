@@ -193,7 +193,7 @@ AdapterInfo rapidxml_info(bool fastest) {
                       "parsing (when size/3 levels fit the stack) or a pre-scan (larger "
                       "messages); closing tag "
                       "names not checked; lenient by design: rejects 46-49% of the W3C suite's "
-                      "not-well-formed documents without a DOCTYPE (README Conformance); ") +
+                      "not-well-formed documents without a DOCTYPE (docs/conformance.md); ") +
           (fastest ? "no entity decoding, CDATA skipped, only an element's first text run "
                      "is kept: decode restores a leaf's CDATA and later runs from the message "
                      "(parsers/leaf_text.h), its references still undecoded; "

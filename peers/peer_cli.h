@@ -1,4 +1,4 @@
-// The command line of every peer's server and client (README "Peers"): a server's listen address
+// The command line of every peer's server and client (docs/peers.md): a server's listen address
 // and port, a client's METHOD and ARGS read as `soapbench call` reads them. CLI11 sits behind this
 // narrow interface and is compiled once, in peer_cli.cpp: Debian's CLI11 2.1 is header-only (no
 // compiled mode), and each of the eight peer programs spent about 9 s of compiler CPU on it.

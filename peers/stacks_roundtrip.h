@@ -1,7 +1,7 @@
 // What every peer's round-trip rows share (roundtrip/<variant>/<family>/<client>~<server>/<call>):
 // the calls and their expected answers, the per-call tally, the servers run as child processes
 // (the peer's, and `soapbench serve --threads 1` in the same placement), and the rows of our own
-// client (soapbench~<stack>, soapbench~soapbench). README "Peers".
+// client (soapbench~<stack>, soapbench~soapbench). docs/peers.md.
 #pragma once
 
 #include <benchmark/benchmark.h>

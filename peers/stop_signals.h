@@ -1,4 +1,4 @@
-// How a peer server stops (README "Peers"): SIGINT and SIGTERM are blocked before any thread
+// How a peer server stops (docs/peers.md): SIGINT and SIGTERM are blocked before any thread
 // starts, so every thread inherits the block, and the main thread takes them with sigwait.
 #pragma once
 

@@ -65,7 +65,7 @@ TEST(Cli, UnknownOptionFails) {
 }
 
 // tinyxml2 refuses a processing instruction that is not first in the document (a library fact,
-// README "What the libraries do"): digest exits 1 and names the file, the parser and the reason;
+// docs/findings.md): digest exits 1 and names the file, the parser and the reason;
 // `list -v` states the fact; another adapter digests the same XML-RPC file.
 TEST(Cli, Tinyxml2RefusesALateProcessingInstruction) {
   const std::string file =

@@ -1,4 +1,4 @@
-// The standard conformance suites (README "Conformance", conformance/conformance_*.h): the
+// The standard conformance suites (docs/conformance.md, conformance/conformance_*.h): the
 // catalogue readers, the child-process runner (crash, hang, batch fallback), the judgement on a
 // slice of each suite, the committed expectation's comparison; and the adapter faults the suites
 // found (issue 25 items 10 and 11), which the sanitizer build runs too.
@@ -221,7 +221,7 @@ TEST(ConformanceSuites, JsonTestSuiteSlice) {
   EXPECT_EQ(rj.not_wf, 2);
   EXPECT_EQ(rj.rejected_not_wf, 2);
   EXPECT_EQ(rj.implementation_defined, 1);
-  // JsonCpp accepts "2." (README "What the libraries do").
+  // JsonCpp accepts "2." (docs/findings.md).
   EXPECT_TRUE(listed(find(m, "jsoncpp/dom", "policy"), "accepted_not_wf", "n_number_2.e3.json"));
 }
 

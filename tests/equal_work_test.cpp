@@ -102,7 +102,7 @@ TEST(EqualWork, TheReasonIsTheFirstDifference) {
             "result.tags[1].k is 2, not 2.0 as the manifest has it");
 }
 // A file only some adapters accept: tinyxml2 refuses a processing instruction that is not
-// first (README "What the libraries do"); it is left out with its reason, the others agree.
+// first (docs/findings.md); it is left out with its reason, the others agree.
 TEST(EqualWork, AnAdapterThatRefusesIsNamedWithItsReason) {
   const std::string xml =
       "<!-- c --><?pi x?><methodCall><methodName>boolean</methodName></methodCall>";

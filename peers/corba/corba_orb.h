@@ -1,6 +1,6 @@
 // What corba_server, corba_client and stacks_bench's corba rows share about omniORB: the ORB's
 // settings (written once here), the object's name in corbaloc URLs, and the bound port read back
-// from an object reference. README "Peers → omniORB (CORBA)".
+// from an object reference. docs/peers.md "omniORB (CORBA)".
 #pragma once
 
 #include <omniORB4/CORBA.h>

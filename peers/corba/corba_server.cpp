@@ -2,7 +2,7 @@
 // GIOP/IIOP, until SIGINT or SIGTERM. The object lives under omniORB's INS POA with the fixed key
 // "soapbench", so clients reach it by corbaloc:iiop:1.2@ADDRESS:PORT/soapbench (no naming service).
 // Prints "corba_server: serving corbaloc:iiop:1.2@ADDRESS:PORT/soapbench (...)" once it accepts
-// connections. README "Peers → omniORB (CORBA)".
+// connections. docs/peers.md "omniORB (CORBA)".
 
 #include <csignal>
 #include <cstdio>
@@ -17,7 +17,7 @@
 
 namespace {
 
-// Command-line settings; the defaults are the peer's documented settings (README "Peers").
+// Command-line settings; the defaults are the peer's documented settings (docs/peers.md).
 struct Options {
   std::string address = "127.0.0.1";  // listen address (IPv4 or IPv6 literal)
   unsigned port = 0;                  // 0: any free port

@@ -1,7 +1,7 @@
 // grpc_server: the service contract's operations as gRPC's generated synchronous service
 // (soapbench.proto, grpc_service.h) on cleartext HTTP/2, until SIGINT or SIGTERM. Prints
 // "grpc_server: serving http://ADDRESS:PORT (...)" once it accepts connections (the port it got
-// when --port is 0). README "Peers → gRPC".
+// when --port is 0). docs/peers.md "gRPC".
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/resource_quota.h>
 
@@ -20,7 +20,7 @@
 
 namespace {
 
-// Command-line settings; the defaults are the peer's documented settings (README "Peers").
+// Command-line settings; the defaults are the peer's documented settings (docs/peers.md).
 struct Options {
   std::string address = "127.0.0.1";  // listen address (IPv4 or IPv6 literal)
   unsigned port = 0;                  // 0: any free port

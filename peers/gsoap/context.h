@@ -14,7 +14,7 @@ struct soap;
 
 namespace sb::gsoap {
 
-// Applies the peer's settings to s (README "Peers → gSOAP": limits raised so that no corpus
+// Applies the peer's settings to s (docs/peers.md "gSOAP": limits raised so that no corpus
 // message is cut, keep-alive without a call limit) and the family's namespace table; the first
 // call sets the process's time zone to UTC (gSOAP reads zone-less dateTimes as local time).
 void configure(soap* s, const Family& family);

@@ -1,6 +1,6 @@
 // gsoap_server: the soapbench service (docs/service.md) served by gSOAP's own HTTP server and
 // generated dispatcher (soap_serve), for one SOAP family; a thread per connection, keep-alive on.
-// README "Peers → gSOAP".
+// docs/peers.md "gSOAP".
 #include <fmt/core.h>
 #include <netinet/in.h>
 #include <sys/socket.h>

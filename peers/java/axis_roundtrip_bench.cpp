@@ -1,10 +1,11 @@
 // roundtrip/newconn/soap11-rpc-encoded/soapbench~<server>/<call>: our client against axis_server,
 // gsoap_server and `soapbench serve` on the same calls (peers/java/jvm_roundtrip.h), a new
 // connection per call: SimpleAxisServer answers in HTTP/1.0 and closes every connection, so the
-// other two are called the same way. README "Peers -> Java stacks".
+// other two are called the same way. docs/peers.md "Java stacks".
 #include <string>
 #include <string_view>
 
+#include "harness/peer_list.h"
 #include "peers/java/jvm_roundtrip.h"
 #include "peers/stacks_bench.h"
 
@@ -12,11 +13,11 @@ namespace sb::java {
 
 namespace {
 
-// The one family Axis is timed in here (README "Peers -> Java stacks").
+// The one family Axis is timed in here (docs/peers.md "Java stacks").
 constexpr const char* kFamily = "soap11-rpc-encoded";
 
 std::size_t register_axis_roundtrip(const Corpus& corpus, const std::string& /*set*/) {
-  return register_jvm_rows(corpus, kFamily, "axis", SB_AXIS_SERVER_PATH,
+  return register_jvm_rows(corpus, kFamily, "axis", peer_server("axis"),
                            [](std::string_view) { return true; });
 }
 

@@ -2,7 +2,7 @@
 // (default adapter) against a JVM server, gsoap_server and `soapbench serve` on the same calls, a
 // new connection per call, each answer checked before timing. The JVM server is started once for
 // the run with --warmup, so the rows time a JIT-compiled server (its warm-up is printed on its
-// stderr, apart from the rows). README "Peers -> Java stacks".
+// stderr, apart from the rows). docs/peers.md "Java stacks".
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 # What the Perl scripting servers (soaplite_server.pl, frontier_server.pl) share: their options,
 # the "serving" line, the corpus's pre-serialized getChain document, and the server-time split
-# (request handling vs sending of every call, written at exit). README "Peers ->
-# Scripting stacks".
+# (request handling vs sending of every call, written at exit). docs/peers.md
+# "Scripting stacks".
 package ScriptingPeer;
 
 use strict;

@@ -5,7 +5,7 @@
 # pre-serialized XML-RPC document unchanged, after Frontier has parsed and dispatched the call.
 # The server time is split with wrappers on the stack's own functions: handling =
 # Frontier::RPC2::serve (parse, dispatch, encode), sending = HTTP::Daemon's send_response.
-# README "Peers -> Scripting stacks".
+# docs/peers.md "Scripting stacks".
 use strict;
 use warnings;
 use File::Basename qw(dirname);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """python_xmlrpc_server: the contract's add, concat, echoArray, fail and getChain served by
 Python's xmlrpc.server.SimpleXMLRPCServer (the successor of xmlrpclib's server) at /RPC2, one
-request at a time, until SIGTERM or SIGINT. README "Peers -> Scripting stacks".
+request at a time, until SIGTERM or SIGINT. docs/peers.md "Scripting stacks".
 
 Prints "python_xmlrpc_server: serving http://ADDRESS:PORT (...)" once it accepts connections.
 getChain answers the corpus's pre-serialized XML-RPC document unchanged, after the stack has
@@ -39,7 +39,7 @@ class Stats:
 
     def write(self, path):
         """Writes one line "HANDLING_NS SEND_NS" per call to path (every scripting server's
-        format, README "Peers -> Scripting stacks")."""
+        format, docs/peers.md "Scripting stacks")."""
         with open(path, 'w', encoding='utf-8') as f:
             f.writelines('%d %d\n' % call for call in self.calls)
 

@@ -6,7 +6,7 @@
 # pre-serialized soap11-rpc-encoded document unchanged, after SOAP::Lite has parsed and dispatched
 # the call. The server time is split with wrappers on the stack's own functions: handling =
 # SOAP::Transport::HTTP::Server::handle (parse, dispatch, encode), sending = HTTP::Daemon's
-# send_response. README "Peers -> Scripting stacks".
+# send_response. docs/peers.md "Scripting stacks".
 use strict;
 use warnings;
 use File::Basename qw(dirname);

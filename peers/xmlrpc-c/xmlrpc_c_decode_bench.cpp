@@ -3,7 +3,7 @@
 // Checked before timing: the suite's default XML adapter decodes the file and must give the
 // manifest's canonical JSON; xmlrpc-c's message, converted to the value model, must equal that
 // one except for doubles within kMaxDriftUlps (xmlrpc-c's own double parser is not correctly
-// rounded: README "Peers"); the drift is the counter double_drift_ulps. Anything else is
+// rounded: docs/peers.md); the drift is the counter double_drift_ulps. Anything else is
 // SkipWithError.
 #include <benchmark/benchmark.h>
 #include <xmlrpc-c/xml.hpp>

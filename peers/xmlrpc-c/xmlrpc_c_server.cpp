@@ -23,7 +23,7 @@
 
 namespace {
 
-// Command-line settings; the defaults are the peer's documented settings (README "Peers").
+// Command-line settings; the defaults are the peer's documented settings (docs/peers.md).
 struct Options {
   std::string address = "127.0.0.1";   // listen address (IPv4 or IPv6 literal)
   unsigned port = 0;                   // 0: any free port

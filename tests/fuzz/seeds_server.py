@@ -13,12 +13,14 @@ paths = {"xmlrpc": ("/RPC2", "text/xml"), "soap12-doc-literal": ("/soap", "appli
 n = 0
 for family in sorted(os.listdir(corpus)):
     d = os.path.join(corpus, family)
-    if not os.path.isdir(d) or family == "hostile":
+    # wild/ nests messages per stack beside its manifest and licences (docs/corpus.md), not
+    # one family per folder; tools/wild checks those messages.
+    if not os.path.isdir(d) or family in ("hostile", "wild"):
         continue
     path, ctype = paths.get(family, ("/soap", "text/xml"))
     for name in sorted(os.listdir(d)):
         f = os.path.join(d, name)
-        if name.endswith(".gz") or os.path.getsize(f) > 8192:
+        if not os.path.isfile(f) or name.endswith(".gz") or os.path.getsize(f) > 8192:
             continue
         body = open(f, "rb").read()
         head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {ctype}\r\n"
@@ -28,8 +30,9 @@ for family in sorted(os.listdir(corpus)):
 open(os.path.join(out, "wsdl.http"), "wb").write(b"GET /soap?wsdl HTTP/1.1\r\nHost: x\r\n\r\n")
 n += 1
 
-# Request smuggling through the framing (RFC 9112 §6.1, §6.3; README "Hostile input and limits"):
-# each body is itself a complete request, which the server must never run as a second one.
+# Request smuggling through the framing (RFC 9112 §6.1, §6.3; docs/conformance.md "Hostile
+# input and limits"): each body is itself a complete request, which the server must never run as
+# a second one.
 inner_body = b'{"jsonrpc":"2.0","method":"add","params":[2,3],"id":1}'
 inner = (b"POST /jsonrpc HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
          b"Content-Length: %d\r\n\r\n" % len(inner_body)) + inner_body

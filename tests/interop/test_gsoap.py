@@ -26,8 +26,7 @@ import urllib.request
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CORPUS_DIR = os.path.join(SOURCE_DIR, 'corpus')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-from test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
+from wsdl.test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
 
 EXES = {}   # soapbench, server, client
 STATE = {}  # procs: [Popen], urls: {name: base URL}, stderr: file
@@ -196,7 +195,7 @@ def decode(files):
 
 
 # Corpus calls gSOAP answers differently from soapbench serve, each a documented finding
-# (README "Peers -> gSOAP"): gSOAP 2.8.124 leaves the ';' of a numeric character reference to a
+# (docs/peers.md "gSOAP"): gSOAP 2.8.124 leaves the ';' of a numeric character reference to a
 # character past U+FFFF (&#x1F600;) in the string it reads.
 KNOWN_FINDINGS = {'concat.charrefs.call.xml'}
 

@@ -24,8 +24,6 @@ import unittest
 
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'interop'))
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
 import test_java  # noqa: E402  (its CALLS, post_raw and start: the Axis peer's test)
 
 CORPUS = os.path.join(SOURCE_DIR, 'corpus')
@@ -110,7 +108,7 @@ class JaxwsServerTest(unittest.TestCase):
         status, answer = test_java.post_raw('jaxws soap11-doc-literal', body)
         self.assertEqual(status, 500, answer[:300])
         self.assertIn(b'<faultcode>S:Client</faultcode>', answer)
-        # The RI's default: JAXB reads `two` as 0 and the call is answered (README).
+        # The RI's default: JAXB reads `two` as 0 and the call is answered (docs/peers.md "JAX-WS").
         status, answer = test_java.post_raw('jaxws lenient', body)
         self.assertEqual(status, 200, answer[:300])
         self.assertIn(b'<return>2</return>', answer)

@@ -15,7 +15,7 @@ JSON: `soapbench call --protocol xmlrpc` -> xmlrpc_c_server, and xmlrpc_c_client
 - CorpusSweepTest: every corpus/xmlrpc/*.call posted to xmlrpc_c_server, its answer decoded by
   `soapbench decode` and checked against the manifest's expected response (against soapbench
   serve's answer where the corpus has no response, verified against the manifest where it has).
-Findings (xmlrpc-c 1.33, README "Peers"): its own double parser is not correctly rounded and its
+Findings (xmlrpc-c 1.33, docs/peers.md): its own double parser is not correctly rounded and its
 formatter drops the last digits, so doubles come back within a few ulps (82.3 -> 82.29999999999998),
 -0.0 comes back as 0.0 and the subnormal 5e-324 is refused (-503: its strtod fallback for forms
 its parser lacks, such as an exponent, fails on ERANGE); strings with characters outside the Basic Multilingual Plane are refused
@@ -40,10 +40,8 @@ import urllib.request
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CORPUS_DIR = os.path.join(SOURCE_DIR, 'corpus')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tools', 'corpusgen'))
-import contract  # noqa: E402  (the independent copy of the service contract)
-from test_wsdl import START_TIMEOUT, _read_line, start_server, stop_server  # noqa: E402
+from sbtools.corpusgen import contract  # noqa: E402  (the independent copy of the service contract)
+from wsdl.test_wsdl import START_TIMEOUT, _read_line, start_server, stop_server  # noqa: E402
 
 EXES = {}    # soapbench, server, client
 STATE = {}   # processes, base URLs, stderr files
@@ -290,7 +288,7 @@ class AllOperationsTest(unittest.TestCase, CellAssertions):
 
     def test_double_findings(self):
         # 82.3 is read as 82.29999999999998 (not correctly rounded), -0.0 loses its sign.
-        # A change here means xmlrpc-c changed: update README "Peers" and this file's findings.
+        # A change here means xmlrpc-c changed: update docs/peers.md and this file's findings.
         answer = soapbench_call(STATE['peer_url'], 'echoDoubles', ['[82.3,-0.0]'])
         self.assertEqual(answer['result'], [82.29999999999998, 0.0])
         # 5e-324 (which soapbench writes with an exponent) goes to strtod, refused on ERANGE.

@@ -4,7 +4,7 @@
 `ctest -L` takes a regular expression, so a label such as `bench-full` would also be selected by
 `-L bench` (two hours instead of ten minutes). Checks on a configured build tree: `-L bench`
 selects the same tests as `-L '^bench$'`, only tests of the default set, and every label in the
-tree is one README "Benchmarks" documents, none of them but `bench` containing "bench".
+tree is one docs/benchmarks.md documents, none of them but `bench` containing "bench".
 
 Usage: test_bench_set.py CTEST BUILD_DIR
 """
@@ -13,14 +13,14 @@ import subprocess
 import sys
 import unittest
 
-# The default set (README "Benchmarks"); bench.stacks, bench.stacks.java and bench.server_load
+# The default set (docs/benchmarks.md); bench.stacks, bench.stacks.java and bench.server_load
 # only where their peers, the JDK and wrk were found.
 DEFAULT_SET = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.conformance",
                "bench.conformance_suites",
                "bench.interop", "bench.stacks", "bench.stacks.java", "bench.server_load",
                "bench.compare"}
 ALWAYS = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.compare"}
-# Every label and what it selects (README "Benchmarks").
+# Every label and what it selects (docs/benchmarks.md "Benchmarks").
 LABELS = {"unit", "bench", "full", "load", "scripting"}
 CTEST, BUILD = sys.argv[1], sys.argv[2]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The soak test of issue 14 (label unit, release build only: README "Load").
+"""The soak test of issue 14 (label unit, release build only: docs/load.md "Load").
 
 Our server under 256 keep-alive connections for SB_SOAK_SECONDS (default 30) twice, driven by
 `soapbench load` (every answer checked, 1 in 64 decoded in full): no call lost (no error of any
@@ -16,7 +16,6 @@ import sys
 import unittest
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_load import SOAPBENCH, Server, Tmp  # noqa: E402
 
 SECONDS = float(os.environ.get("SB_SOAK_SECONDS", "30"))

@@ -96,7 +96,7 @@ class RealNoiseTest(unittest.TestCase):
         self.assertEqual([(n, s) for n, s, c in self.found("cpu_time") if c], [])
 
     def test_few_in_the_aa_wall_times(self):
-        # Wall time is what the load moves: the study found 3 of 190 (README).
+        # Wall time is what the load moves: the study found 3 of 190 (docs/ci.md).
         self.assertLessEqual(len([1 for _n, _s, c in self.found("real_time") if c]), 4)
 
     def test_a_planted_slowdown_is_found_within_five_runs(self):

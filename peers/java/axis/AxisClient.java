@@ -2,7 +2,7 @@
 // (org.apache.axis.client.Service and Call, each operation described as the stubs Axis's
 // WSDL2Java generates describe it: Operations.java), SOAP 1.1 rpc/encoded or rpc/literal,
 // printing each answer as canonical JSON (docs/service.md) like `soapbench call` and
-// gsoap_client: the JVM client of the interop matrix (README "Peers -> Java stacks").
+// gsoap_client: the JVM client of the interop matrix (docs/peers.md "Java stacks").
 // Exit status: 0, 2 when the last answer was a fault, 1 on an error (said on stderr).
 package soapbench.axis;
 

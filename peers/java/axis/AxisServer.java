@@ -3,7 +3,7 @@
 // (soapbench-literal.wsdd, --family soap11-rpc-literal), one family per server as gsoap_server,
 // the services dispatched by the body element's namespace, so any path works (soapbench's client
 // posts to /soap). Prints one "serving" line, stops on SIGTERM.
-// README "Peers -> Java stacks".
+// docs/peers.md "Java stacks".
 package soapbench.axis;
 
 import java.io.InputStream;

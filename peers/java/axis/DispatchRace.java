@@ -4,7 +4,7 @@
 // fix, and until the first one (at most 20 s) as packaged (how often the race is lost varies a
 // thousandfold from run to run: from 1 to 4,000 in 20 million dispatches here).
 // `--as-packaged` leaves Axis as Debian ships it. Prints one line; exit 0 (the caller judges).
-// Used by tests/interop/test_java.py; README "Peers -> Java stacks".
+// Used by tests/interop/test_java.py; docs/peers.md "Java stacks".
 package soapbench.axis;
 
 import java.io.InputStream;

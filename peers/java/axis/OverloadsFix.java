@@ -4,7 +4,7 @@
 // dispatched at once can throw ConcurrentModificationException, which Axis answers as a
 // Server.userException fault (tools/load_bench saw 1-2 in 1,500 calls at 64 connections).
 // Upstream's fix sorts a copy; here, without changing Axis's jar, each shared list becomes one
-// whose sort and copy are synchronized (README "Peers -> Java stacks": the finding, and
+// whose sort and copy are synchronized (docs/peers.md "Java stacks": the finding, and
 // axis_server --as-packaged to see it).
 package soapbench.axis;
 

@@ -1,4 +1,4 @@
-// JIT warm-up before a JVM server says it is serving (README "Peers -> Java stacks"): the
+// JIT warm-up before a JVM server says it is serving (docs/peers.md "Java stacks"): the
 // corpus's seed calls of one family POSTed to the server itself over HTTP, round robin, until
 // `calls` have been answered; the time per call of the first and the last 100 is printed on
 // stderr, so the warm-up is reported apart from the timed rows, which start after it.

@@ -1,5 +1,5 @@
-// One JVM XML parser decoding a SOAP 1.1 rpc/encoded call into a Call (README "Peers -> Java
-// stacks -> JVM deserializers"). A decoder keeps its factory or parser between messages, as a
+// One JVM XML parser decoding a SOAP 1.1 rpc/encoded call into a Call (docs/peers.md "Java
+// stacks": JVM deserializers). A decoder keeps its factory or parser between messages, as a
 // server would; decode() is called from one thread.
 package soapbench.decode;
 

@@ -1,5 +1,5 @@
 // jvm_decode_bench: the JVM's XML parsers decoding the corpus's getRate envelope into typed
-// values, the 2001 note's "XPP vs DOM" on the JVM (README "Peers -> Java stacks"). No JMH in
+// values, the 2001 note's "XPP vs DOM" on the JVM (docs/peers.md "Java stacks"). No JMH in
 // Debian, so a timing loop of our own: every decoder is checked against the manifest's canonical
 // JSON first, then warmed up (so the JIT has compiled it; the warm-up is reported apart), then
 // timed in repetitions of N messages, the decoders interleaved round robin. Output: Google

@@ -3,8 +3,8 @@
 // canonical JSON (docs/service.md) like `soapbench call` and gsoap_client: exit 0 on a
 // response, 2 when the last answer was a fault, 1 on an error. Calls joined by --then are made
 // in one run, one line each (an error as {"kind":"error",...}, exit 1): `soapbench interop`
-// starts the JVM once per pair of stacks, not once per call. README "Peers -> Java stacks ->
-// JAX-WS".
+// starts the JVM once per pair of stacks, not once per call. docs/peers.md
+// "JAX-WS".
 package soapbench.jaxws;
 
 import java.util.ArrayList;

@@ -4,7 +4,7 @@
 // soap12-doc-literal) SOAP 1.2; the RI serves its own WSDL at /soap?wsdl. Requests are checked
 // against the service's schema (the RI's SchemaValidationFeature), so a malformed value is a
 // Client fault rather than JAXB's silent 0. Prints one "serving" line, stops on SIGTERM.
-// README "Peers -> Java stacks -> JAX-WS".
+// docs/peers.md "JAX-WS".
 package soapbench.jaxws;
 
 import com.sun.net.httpserver.HttpServer;

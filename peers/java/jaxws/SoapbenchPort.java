@@ -1,6 +1,6 @@
 // The service endpoint interface: the contract's operations (docs/service.md) as JAX-WS maps
-// document/literal wrapped, written by hand to match our WSDL (README "Peers -> Java stacks ->
-// JAX-WS"); the server implements it (SoapbenchService) and the client calls it (JaxwsClient).
+// document/literal wrapped, written by hand to match our WSDL (docs/peers.md
+// "JAX-WS"); the server implements it (SoapbenchService) and the client calls it (JaxwsClient).
 // getRate's elements are in urn:demo1:exchange, the others in urn:soapbench.
 package soapbench.jaxws;
 

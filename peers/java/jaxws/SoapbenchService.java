@@ -1,7 +1,7 @@
 // The contract's operations (docs/service.md) behind SoapbenchPort, one instance per endpoint;
 // semantics through soapbench.common.Contract, as the Axis peer has them. getChain answers the
 // corpus's getChain response, read into typed beans at start and written by JAXB on every call
-// (JAX-WS has no pass-through of a stored document: the README says so).
+// (JAX-WS has no pass-through of a stored document: docs/peers.md "JAX-WS" says so).
 package soapbench.jaxws;
 
 import java.io.IOException;

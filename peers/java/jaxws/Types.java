@@ -1,7 +1,7 @@
 // The contract's arrays and structs (docs/service.md) as JAXB beans, in document/literal's form:
 // an array is a wrapper element holding one `item` per value, a struct one child per member in
 // the contract's order, every element qualified in urn:soapbench. What wsimport would generate
-// from our WSDL, written by hand (README "Peers -> Java stacks -> JAX-WS").
+// from our WSDL, written by hand (docs/peers.md "JAX-WS").
 package soapbench.jaxws;
 
 import java.util.ArrayList;

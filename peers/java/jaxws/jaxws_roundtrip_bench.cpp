@@ -1,12 +1,13 @@
 // roundtrip/newconn/soap11-doc-literal/soapbench~<server>/<call>: our client against jaxws_server
 // (the JAX-WS RI on the JDK's HTTP server), gsoap_server and `soapbench serve` on the same calls
 // (peers/java/jvm_roundtrip.h), a new connection per call as the Axis rows beside them.
-// README "Peers -> Java stacks -> JAX-WS".
+// docs/peers.md "JAX-WS".
 #include <algorithm>
 #include <iterator>
 #include <string>
 #include <string_view>
 
+#include "harness/peer_list.h"
 #include "peers/java/jvm_roundtrip.h"
 #include "peers/stacks_bench.h"
 
@@ -14,7 +15,7 @@ namespace sb::java {
 
 namespace {
 
-// The family timed here: JAX-WS's document/literal, SOAP 1.1 (README "Peers -> Java stacks").
+// The family timed here: JAX-WS's document/literal, SOAP 1.1 (docs/peers.md "Java stacks").
 constexpr const char* kFamily = "soap11-doc-literal";
 // The calls of `--set=java` (the default `bench` set's budget: about 20 s with the JVM's start
 // and warm-up): the classic envelope and the encoding-style study's two payload sizes;
@@ -23,7 +24,7 @@ constexpr std::string_view kJavaSetCalls[] = {"getRate", "respond.2500B", "respo
 
 std::size_t register_jaxws_roundtrip(const Corpus& corpus, const std::string& set) {
   return register_jvm_rows(
-      corpus, kFamily, "jaxws", SB_JAXWS_SERVER_PATH, [all = set != "java"](std::string_view call) {
+      corpus, kFamily, "jaxws", peer_server("jaxws"), [all = set != "java"](std::string_view call) {
         return all || std::ranges::find(kJavaSetCalls, call) != std::end(kJavaSetCalls);
       });
 }

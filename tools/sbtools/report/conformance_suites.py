@@ -1,12 +1,11 @@
-"""Conformance: the standard suites (README "Conformance"). Reads what `soapbench conformance
+"""Conformance: the standard suites (docs/conformance.md). Reads what `soapbench conformance
 --suite w3c-xml --suite json-test-suite --json FILE` writes, computes one table row per adapter,
 renders the Markdown tables per format, the worst documents, and a chart of speed (the decode
 geomean of the run's ranking) against not-wf rejected %.
 """
-import json
 import math
 
-from sbtools import names
+from sbtools import gbench, names
 from sbtools.paths import rel
 
 TITLE = "Conformance: the standard suites"
@@ -15,9 +14,12 @@ TOOL = "soapbench conformance --suite"
 
 
 def load(path):
-    """The document at path; ValueError when it is not a suites file."""
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
+    """The document at path (the result tools' strict reader); ValueError when it is not a
+    suites file."""
+    try:
+        doc = gbench.load_json(path)
+    except gbench.ResultError as e:
+        raise ValueError(str(e)) from e
     if not isinstance(doc, dict) or doc.get("tool") != TOOL or "suites" not in doc:
         raise ValueError(f"{path}: not a `{TOOL}` file")
     return doc
@@ -161,8 +163,8 @@ def markdown(d, charts):
     text = [f"From `{rel(d['path'])}` (`soapbench conformance --suite w3c-xml --suite "
             "json-test-suite --json FILE`): valid = W3C valid and invalid documents a "
             "non-validating processor must accept; not-wf = documents it must reject; policy = "
-            "as benchmarked (no DOCTYPE), library = the internal DTD subset allowed. README "
-            "\"Conformance\".", ""]
+            "as benchmarked (no DOCTYPE), library = the internal DTD subset allowed. "
+            "docs/conformance.md.", ""]
     if charts and d["points"]:
         text += [speed_chart(d["points"], charts), ""]
     text.append(render_markdown(d["doc"]))

@@ -142,8 +142,8 @@ def markdown(d, _charts):
                  "so about their CPU time) for the same family, adapter and call, from another "
                  "process and run:", ""] + floor
     if any(t["verdict"] != "PASS" for t in d["targets"]):
-        text += ["", "Where a target is short, README \"Servers under load\" holds the evidence: "
-                 "the CPU per call of a server that does nothing but read and answer (the sleep "
-                 "and wake-up per call, almost all system time) against these, and the "
+        text += ["", "Where a target is short, docs/load.md \"Servers under load\" holds the "
+                 "evidence: the CPU per call of a server that does nothing but read and answer "
+                 "(the sleep and wake-up per call, almost all system time) against these, and the "
                  "instructions per call of each server under callgrind."]
     return "\n".join(text).rstrip()
