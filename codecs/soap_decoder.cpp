@@ -73,6 +73,24 @@ bool SoapDecoder::has_encoding_style(XmlAttributes attributes) const {
   return false;
 }
 
+bool SoapDecoder::check_attribute_prefixes(std::string_view qname, XmlAttributes attributes) {
+  for (const XmlAttribute& a : attributes) {
+    std::string_view prefix;
+    (void)local_part(a.qname, &prefix);
+    if (prefix.empty() || prefix == "xmlns" || prefix == "xml") continue;
+    if (namespaces_.resolve(prefix).empty()) {
+      // Namespaces in XML 1.0 section 5, "Prefix Declared": the libraries here read names
+      // without namespace processing, so the decoder checks what it reads.
+      return session_.fail(fault::parse_error, "the prefix of the attribute " +
+                                                   std::string(a.qname) + " of <" +
+                                                   std::string(qname) +
+                                                   "> is bound to no namespace (not "
+                                                   "namespace-well-formed XML)");
+    }
+  }
+  return true;
+}
+
 void SoapDecoder::open_envelope(XmlAttributes attributes) {
   namespaces_.push(attributes);
   encoding_declared_ = has_encoding_style(attributes);
@@ -94,6 +112,7 @@ bool SoapDecoder::start_element(std::string_view qname, XmlAttributes attributes
                                                  "> is bound to no namespace (not "
                                                  "namespace-well-formed XML)");
   }
+  if (!check_attribute_prefixes(qname, attributes)) return false;
   qname_prefix_ = prefix;
   bool ok = false;
   switch (parent.frame) {

@@ -110,6 +110,9 @@ class SoapDecoder : private ElementDecoder {
   const Type* array_of(const Type* item);
   // The id a Body child carries (SOAP 1.1 id, SOAP 1.2 enc:id), or "".
   std::string_view body_id(XmlAttributes attributes) const;
+  // Fails an attribute of <qname> (whose declarations are in scope) with a prefix bound to no
+  // namespace (Namespaces in XML 1.0 section 5).
+  bool check_attribute_prefixes(std::string_view qname, XmlAttributes attributes);
   // Opens the Body element of an operation the contract does not name: typed by its values.
   bool open_dynamic_operation(std::string_view local);
   // Opens an element inside Fault, Reason, detail or the detail entry.

@@ -25,6 +25,9 @@ std::string_view model_name(Model m);
 // message's bytes (parsers/leaf_text.h).
 enum class TextLoss : std::uint8_t {
   none,             // every character datum and CDATA section is delivered
+  runs_by_markup,   // whitespace-only character data is dropped where a comment, CDATA section
+                    // or processing instruction shares its element (pugixml's
+                    // parse_ws_pcdata_single keeps it only as an element's one child)
   whitespace_runs,  // whitespace-only character data is dropped (<s>   </s> reads as "")
   runs_and_cdata,   // so are CDATA sections and every text run after an element's first, and
                     // references are not decoded (RapidXML's parse_fastest)

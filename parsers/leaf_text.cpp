@@ -47,9 +47,10 @@ const char* after_declaration(const char* p, const char* end) {
 // a start tag; true when a library that drops whitespace-only text may lose some here: an end tag
 // after whitespace after a start tag ("<x ...>  </x>"), or a comment, CDATA section or processing
 // instruction (the full pass then decides).
-inline bool lossy_at(const char* q, bool& after_start_tag) {
+inline bool lossy_at(const char* q, bool& after_start_tag, bool markup_only) {
   const char next = q[1];
   if (next == '!' || next == '?') return true;
+  if (markup_only) return false;
   if (next != '/') {
     after_start_tag = true;
     return false;
@@ -64,8 +65,9 @@ inline bool lossy_at(const char* q, bool& after_start_tag) {
 
 // Whether a library that drops whitespace-only character data may lose some of `xml`'s text:
 // every '<' past the XML declaration visited once, 16 bytes at a time (this runs on every message
-// these adapters decode).
-bool maybe_lossy(std::string_view xml) {
+// these adapters decode). `markup_only`: it loses such text only beside a comment, CDATA section
+// or processing instruction.
+bool maybe_lossy(std::string_view xml, bool markup_only) {
   const char* begin = xml.data();
   const char* end = begin + xml.size();
   const char* p = after_declaration(begin, end);
@@ -89,12 +91,12 @@ bool maybe_lossy(std::string_view xml) {
     }
     std::uint64_t mask = lts(p) | lts(p + 16) << 16 | lts(p + 32) << 32 | lts(p + 48) << 48;
     for (; mask != 0; mask &= mask - 1) {
-      if (lossy_at(p + std::countr_zero(mask), after_start_tag)) return true;
+      if (lossy_at(p + std::countr_zero(mask), after_start_tag, markup_only)) return true;
     }
   }
 #endif
   for (; end - p >= 2; ++p) {
-    if (*p == '<' && lossy_at(p, after_start_tag)) return true;
+    if (*p == '<' && lossy_at(p, after_start_tag, markup_only)) return true;
   }
   return false;
 }
@@ -150,7 +152,7 @@ bool append_reference(std::string& out, std::string_view ref) {
 bool LeafTexts::find(std::string_view xml, TextLoss loss) {
   leaves_.clear();
   text_.clear();
-  if (loss == TextLoss::none || !maybe_lossy(xml)) return false;
+  if (loss == TextLoss::none || !maybe_lossy(xml, loss == TextLoss::runs_by_markup)) return false;
   scan(xml, loss);
   return !leaves_.empty();
 }

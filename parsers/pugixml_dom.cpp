@@ -121,8 +121,9 @@ AdapterInfo pugixml_info(bool inplace) {
                "declaration, name characters and comments are not checked; docs/conformance.md); "
                "parse_ws_pcdata_single keeps an element's whitespace-only text when it has no "
                "other child; beside a comment or CDATA section inside a value such text is "
-               "still dropped",
+               "dropped, and decode restores it from the message (parsers/leaf_text.h)",
       .keeps_whitespace_text = true,
+      .decode_restores_text = TextLoss::runs_by_markup,
       .reads_declared_encoding = false,  // encoding_utf8: the bytes are read as UTF-8
   };
 }
