@@ -67,6 +67,7 @@ inline void JsonDecoder::begin_message() {
   has_version_ = has_v1_version_ = has_id_ = error_null_ = false;
   error_code_ = 0;
   has_error_code_ = has_error_message_ = false;
+  error_code_foreign_ = error_text_ = false;
 }
 
 void JsonDecoder::reset(const DecodeContext& context, Message* out) {
@@ -285,9 +286,10 @@ bool JsonDecoder::scalar(Value v, Kind natural) {
   if (f.frame == Frame::batch) return fail(fault::invalid_request, "a batch holds message objects");
   if (f.frame == Frame::error_object) {
     if (key_ == "code") {
-      if (natural != Kind::integer)
-        return fail(fault::invalid_request, "error.code must be an integer");
-      error_code_ = v.as_int();
+      // JSON-RPC 2.0 requires an integer; a 1.0 stack's error object is its own (settled at
+      // finish_answer, when the version is known whatever the key order).
+      error_code_foreign_ = natural != Kind::integer;
+      if (!error_code_foreign_) error_code_ = v.as_int();
       has_error_code_ = true;
     } else if (key_ == "message") {
       if (natural != Kind::string)
@@ -319,6 +321,11 @@ bool JsonDecoder::scalar(Value v, Kind natural) {
       case TopKey::error:
         if (natural == Kind::nil) {  // JSON-RPC 1.0's "no error"; 2.0 refuses it at finish
           error_null_ = true;
+          return true;
+        }
+        if (natural == Kind::string) {  // a 1.0 stack's error as text; 2.0 refuses it at finish
+          has_error_ = error_text_ = true;
+          out_->fault_message = std::move(v.text());
           return true;
         }
         return fail(fault::invalid_request, "\"error\" must be an object");
@@ -485,7 +492,12 @@ bool JsonDecoder::check_call() {
 }
 
 bool JsonDecoder::finish_answer(bool v1) {
-  if (error_null_ && !v1) return fail(fault::invalid_request, "\"error\" must be an object");
+  if ((error_null_ || error_text_) && !v1) {
+    return fail(fault::invalid_request, "\"error\" must be an object");
+  }
+  if (error_code_foreign_ && !v1) {
+    return fail(fault::invalid_request, "error.code must be an integer");
+  }
   if (v1 && (has_result_ || has_error_ || error_null_) &&
       (!has_result_ || !(has_error_ || error_null_) || !has_id_)) {
     return fail(fault::invalid_request,
@@ -500,12 +512,15 @@ bool JsonDecoder::finish_answer(bool v1) {
       return fail(fault::invalid_request,
                   "a JSON-RPC 1.0 response with an error has a null result");
     }
-    if (!has_error_code_ || !has_error_message_) {
+    if (!error_text_ && (!has_error_code_ || !has_error_message_)) {
       return fail(fault::invalid_request, "\"error\" needs code and message");
     }
     out_->kind = MessageKind::fault;
     out_->result = Value();
-    out_->fault_code = static_cast<std::int32_t>(error_code_);
+    // JSON-RPC 1.0 leaves the error's form to the stack: a code that is no integer, or an error
+    // given as text, is another stack's, so no code (0), as for a SOAP fault's foreign detail.
+    out_->fault_code =
+        error_text_ || error_code_foreign_ ? 0 : static_cast<std::int32_t>(error_code_);
     return true;
   }
   if (has_result_) {

@@ -99,6 +99,8 @@ class JsonDecoder {
   bool error_null_ = false;                                  // "error": null (JSON-RPC 1.0)
   std::int64_t error_code_ = 0;                              // error.code
   bool has_error_code_ = false, has_error_message_ = false;  // error members seen
+  bool error_code_foreign_ = false;  // error.code is no integer (JSON-RPC 1.0 only: code 0)
+  bool error_text_ = false;          // "error" is a string (JSON-RPC 1.0 only: the message)
 };
 
 static_assert(JsonSink<JsonDecoder>);

@@ -181,7 +181,21 @@ TEST(DecodeWild, JsonRpc10) {
                  {R"({"result":null,"error":{"code":-32601,"message":"no such method"},"id":2})",
                   R"({"kind":"fault","code":-32601,"message":"no such method"})"},
                  {R"({"method":"add","params":[2,3],"id":null})",
-                  R"({"kind":"call","method":"add","params":[2,3]})"}}),
+                  R"({"kind":"call","method":"add","params":[2,3]})"},
+                 // 1.0 leaves the error's form to the stack: a code that is no integer and an
+                 // error given as text are another stack's, so no code (0).
+                 {R"({"result":null,"error":{"code":"E42","message":"busy"},"id":3})",
+                  R"({"kind":"fault","code":0,"message":"busy"})"},
+                 {R"({"id":4,"error":"no such method","result":null})",
+                  R"({"kind":"fault","code":0,"message":"no such method"})"}}),
+            5);
+  EXPECT_GE(expect_every_adapter_refuses(
+                Format::json, R"({"jsonrpc":"2.0","error":{"code":"E42","message":"busy"},"id":3})",
+                "error.code must be an integer"),
+            5);
+  EXPECT_GE(expect_every_adapter_refuses(Format::json,
+                                         R"({"jsonrpc":"2.0","error":"no such method","id":4})",
+                                         "\"error\" must be an object"),
             5);
   EXPECT_GE(
       expect_every_adapter_refuses(Format::json, R"({"method":"add","params":{"a":1},"id":1})",
