@@ -250,12 +250,12 @@ bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
     session_.family = Family::soap11_doc_literal;
   }
   Message& out = *session_.out;
+  if (parent.response && local == "result" && uri == ns::soap12_rpc) {
+    // SOAP 1.2 RPC's rpc:result names the return accessor (Part 2 section 4.2.3): no accessor.
+    frames_.push_back({Frame::skip});
+    return true;
+  }
   if (operation_ == &dynamic_op_) {
-    if (parent.response && local == "result" && uri == ns::soap12_rpc) {
-      // SOAP 1.2 RPC's rpc:result names the return accessor (Part 2 section 4.2.3): no accessor.
-      frames_.push_back({Frame::skip});
-      return true;
-    }
     if (!parent.response) {
       param_types_.push_back(&dynamic_type());
       return open_value(&dynamic_type(), &out.params.emplace_back(), attributes);
