@@ -77,8 +77,8 @@ void settle(PlannedFile& f, const CompareOptions& o, bool decode_wanted) {
   for (const AdapterVerdicts& v : w.adapters) {
     for (Level level : {Level::parse, Level::walk, Level::decode}) {
       if (!wants(o, level) || (level == Level::decode && w.canonical.empty())) continue;
-      // An adapter whose answer is wrong is timed at no level of this message: its parse or
-      // walk number must not rank where its answer is wrong (docs/architecture.md).
+      // An adapter whose answer is wrong is timed at no level of this message, so its parse
+      // or walk number never ranks (docs/architecture.md, "No silent wrong answer").
       const LevelVerdict& verdict = level == Level::decode || v.decode.wrong ? v.decode : v.walk;
       if (!verdict.timed) {
         // Said once: parse and walk share the walk verdict (at the first of them); a wrong
