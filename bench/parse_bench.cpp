@@ -142,6 +142,11 @@ class Registrar {
                                     : std::string(format_name(e.format));
     loaded_[d.entry.get()] = loaded_[&e];
     for (const AdapterVerdicts& v : d.work.adapters) {
+      if (v.decode.wrong) {
+        std::fprintf(stderr, "wrong answer: %s: %s %s (timed at no level of this message)\n",
+                     e.path.c_str(), v.adapter->info().name.c_str(), v.decode.why.c_str());
+        continue;
+      }
       for (const auto& [level, verdict] : {std::pair{"walk", &v.walk}, {"decode", &v.decode}}) {
         if (!verdict->timed && !(level == std::string_view("decode") && d.work.canonical.empty())) {
           std::fprintf(stderr, "not timed: %s: %s at %s: %s\n", e.path.c_str(),
@@ -160,6 +165,8 @@ class Registrar {
     for (const AdapterEntry& a : sb::adapters()) {
       if (a.info().format != e.format) continue;
       if (work != nullptr && !work->verdict(a, level)->timed) continue;
+      // A wrong answer keeps an adapter out of every level of the message (said in checked()).
+      if (work != nullptr && work->verdict(a, Level::decode)->wrong) continue;
       const std::string name =
           level_bench(level_name(level), a.info().name, e.family, file_part(e));
       if (!names_.insert(name).second) continue;

@@ -31,6 +31,9 @@ std::string flag_words(const AdapterInfo& i) {
   add(i.modifies_input, "insitu");
   add(i.reuses_state, "reuse");
   if (i.format == Format::xml && !i.keeps_whitespace_text) out += ",drops-whitespace-text";
+  // ...which the decode level then restores from the message (parsers/leaf_text.h).
+  if (i.decode_restores_text == TextLoss::whitespace_runs) out += ",decode-restores-whitespace";
+  if (i.decode_restores_text == TextLoss::runs_and_cdata) out += ",decode-restores-text";
   if (i.fastest_mode) out += ",fastest-mode";
   if (i.decode_markup_guard) out += ",decode-markup-guard";
   if (i.digest_exempt) out += ",digest-exempt";

@@ -260,7 +260,7 @@ else()
 endif()
 sb_adapter(SB_HAVE_QT6 sb::qt6 XML ADAPTERS qt6/stream qt6/dom
            SOURCES qt6_stream.cpp qt6_dom.cpp rapidxml_prescan.cpp)
-sb_adapter(SB_HAVE_QT6 sb::qt6 JSON ADAPTERS qt6-json/dom SOURCES qt6_json_dom.cpp)
+sb_adapter(SB_HAVE_QT6 sb::qt6 JSON ADAPTERS qt6-json/dom SOURCES qt6_json_dom.cpp json_key_order.cpp)
 
 # --- Poco (libpoco-dev): Poco::XML (SAXParser, DOM; Expat underneath) and Poco::JSON ---
 # apt: libpoco-dev

@@ -170,12 +170,17 @@ std::string to_canonical_json(const Message& m) {
     case MessageKind::call:
       out += "{\"kind\":\"call\",\"method\":";
       append_json_string(out, m.method);
-      out += ",\"params\":[";
+      // By name, as sent: an object in document order (docs/service.md).
+      out += m.param_names.empty() ? ",\"params\":[" : ",\"params\":{";
       for (std::size_t i = 0; i < m.params.size(); ++i) {
         if (i > 0) out += ',';
+        if (!m.param_names.empty()) {
+          append_json_string(out, m.param_names[i]);
+          out += ':';
+        }
         append_canonical_json(out, m.params[i]);
       }
-      out += "]}";
+      out += m.param_names.empty() ? "]}" : "}}";
       break;
     case MessageKind::response:
       out += "{\"kind\":\"response\",\"method\":";

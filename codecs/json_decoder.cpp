@@ -64,10 +64,10 @@ inline void JsonDecoder::begin_message() {
   operation_ = nullptr;
   typed_params_ = false;
   has_method_ = has_params_ = has_result_ = has_error_ = false;
-  version_ok_ = false;
-  named_.clear();
+  has_version_ = has_v1_version_ = has_id_ = error_null_ = false;
   error_code_ = 0;
   has_error_code_ = has_error_message_ = false;
+  error_code_foreign_ = error_text_ = false;
 }
 
 void JsonDecoder::reset(const DecodeContext& context, Message* out) {
@@ -121,8 +121,8 @@ bool JsonDecoder::next_slot(Value** slot, const Type** type) {
                       "unknown parameter " + key_ + " of " + std::string(operation_->name));
         }
       }
-      named_.emplace_back(key_, Value());
-      *slot = &named_.back().second;
+      out_->param_names.push_back(key_);
+      *slot = &out_->params.emplace_back();
       return true;
     }
     case Frame::array:
@@ -264,6 +264,7 @@ bool JsonDecoder::key(std::string_view k) {
       top_key_ = TopKey::params;
     } else if (k == "id") {
       top_key_ = TopKey::id;
+      has_id_ = true;
     } else if (k == "result") {
       top_key_ = TopKey::result;
     } else if (k == "error") {
@@ -285,9 +286,10 @@ bool JsonDecoder::scalar(Value v, Kind natural) {
   if (f.frame == Frame::batch) return fail(fault::invalid_request, "a batch holds message objects");
   if (f.frame == Frame::error_object) {
     if (key_ == "code") {
-      if (natural != Kind::integer)
-        return fail(fault::invalid_request, "error.code must be an integer");
-      error_code_ = v.as_int();
+      // JSON-RPC 2.0 requires an integer; a 1.0 stack's error object is its own (settled at
+      // finish_answer, when the version is known whatever the key order).
+      error_code_foreign_ = natural != Kind::integer;
+      if (!error_code_foreign_) error_code_ = v.as_int();
       has_error_code_ = true;
     } else if (key_ == "message") {
       if (natural != Kind::string)
@@ -300,8 +302,12 @@ bool JsonDecoder::scalar(Value v, Kind natural) {
   if (f.frame == Frame::top && top_key_ != TopKey::result) {
     switch (top_key_) {
       case TopKey::jsonrpc:
-        version_ok_ = natural == Kind::string && v.text() == "2.0";
-        if (!version_ok_) return fail(fault::invalid_request, "\"jsonrpc\" must be \"2.0\"");
+        // "1.0" is bitcoind's name for the JSON-RPC 1.0 it speaks.
+        has_v1_version_ = natural == Kind::string && v.text() == "1.0";
+        has_version_ = natural == Kind::string && v.text() == "2.0";
+        if (!has_version_ && !has_v1_version_) {
+          return fail(fault::invalid_request, "\"jsonrpc\" must be \"2.0\"");
+        }
         return true;
       case TopKey::method:
         if (natural != Kind::string)
@@ -313,6 +319,15 @@ bool JsonDecoder::scalar(Value v, Kind natural) {
       case TopKey::params:
         return fail(fault::invalid_request, "\"params\" must be an array or object");
       case TopKey::error:
+        if (natural == Kind::nil) {  // JSON-RPC 1.0's "no error"; 2.0 refuses it at finish
+          error_null_ = true;
+          return true;
+        }
+        if (natural == Kind::string) {  // a 1.0 stack's error as text; 2.0 refuses it at finish
+          has_error_ = error_text_ = true;
+          out_->fault_message = std::move(v.text());
+          return true;
+        }
         return fail(fault::invalid_request, "\"error\" must be an object");
       default:
         return true;  // id and unknown members
@@ -367,8 +382,9 @@ bool JsonDecoder::coerce(Value& v, const Type& type, std::string_view where) {
       if (v.kind() == Kind::datetime) return true;
       unwrap_canonical(v, "$dateTime");
       if (v.kind() != Kind::string) return mismatch();
-      auto d = parse_datetime(v.text());
-      if (!d) return fail(fault::invalid_params, "bad dateTime '" + v.text() + "'");
+      std::string why;
+      auto d = parse_datetime(v.text(), &why);
+      if (!d) return fail(fault::invalid_params, "bad dateTime '" + v.text() + "': " + why);
       v = Value::datetime(std::move(*d));
       return true;
     }
@@ -414,46 +430,97 @@ bool JsonDecoder::finish() {
 }
 
 bool JsonDecoder::finish_message() {
-  if (!version_ok_) return fail(fault::invalid_request, "missing \"jsonrpc\":\"2.0\"");
-  if (has_method_) {
-    out_->kind = MessageKind::call;
-    if (!named_.empty()) {
-      if (operation_ == nullptr) {
-        // Unknown method with named params: keep document order.
-        for (auto& [name, value] : named_) out_->params.push_back(std::move(value));
-      } else {
-        // By-name params, ordered by the contract.
-        for (const Param& p : operation_->params) {
-          for (auto& [name, value] : named_) {
-            if (name == p.name) out_->params.push_back(std::move(value));
-          }
-        }
-      }
+  // Without "jsonrpc": JSON-RPC 1.0, whose spec has params an array and result and error both
+  // present, one of them null.
+  const bool v1 = !has_version_;
+  if (!has_method_) return finish_answer(v1);
+  out_->kind = MessageKind::call;
+  if (v1 && !out_->param_names.empty()) {
+    return fail(fault::invalid_request,
+                "JSON-RPC 1.0 params are an array (params by name came with 2.0)");
+  }
+  if (v1 && !has_params_) {
+    return fail(fault::invalid_request, "JSON-RPC 1.0: \"params\" is required (an array)");
+  }
+  if (v1 && !has_id_) {
+    return fail(fault::invalid_request,
+                "JSON-RPC 1.0: \"id\" is required (null for a notification)");
+  }
+  return operation_ == nullptr || check_call();
+}
+
+bool JsonDecoder::check_call() {
+  const std::vector<std::string>& names = out_->param_names;
+  if (names.empty()) {
+    std::size_t required = 0;
+    for (const Param& p : operation_->params) required += p.optional ? 0 : 1;
+    if (out_->params.size() < required || out_->params.size() > operation_->params.size()) {
+      return fail(fault::invalid_params, std::string(operation_->name) + " takes " +
+                                             std::to_string(required) + " params, got " +
+                                             std::to_string(out_->params.size()));
     }
-    if (operation_ != nullptr) {
-      std::size_t required = 0;
-      for (const Param& p : operation_->params) required += p.optional ? 0 : 1;
-      if (out_->params.size() < required || out_->params.size() > operation_->params.size()) {
-        return fail(fault::invalid_params, std::string(operation_->name) + " takes " +
-                                               std::to_string(required) + " params, got " +
-                                               std::to_string(out_->params.size()));
-      }
-      if (!typed_params_ || !named_.empty()) {
-        for (std::size_t i = 0; i < out_->params.size(); ++i) {
-          if (!coerce(out_->params[i], *operation_->params[i].type, operation_->params[i].name)) {
-            return false;
-          }
-        }
-      }
+    if (typed_params_) return true;
+    for (std::size_t i = 0; i < out_->params.size(); ++i) {
+      const Param& p = operation_->params[i];
+      if (!coerce(out_->params[i], *p.type, p.name)) return false;
     }
     return true;
   }
+  // By name: each once, the required ones present; typed by name, kept in the order sent.
+  for (const Param& p : operation_->params) {
+    const auto n = std::count(names.begin(), names.end(), p.name);
+    if (n > 1) {
+      return fail(fault::invalid_params, "parameter " + std::string(p.name) + " given twice");
+    }
+    if (n == 0 && !p.optional) {
+      return fail(fault::invalid_params, "missing parameter " + std::string(p.name) + " of " +
+                                             std::string(operation_->name));
+    }
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Param* p = nullptr;
+    for (const Param& q : operation_->params) {
+      if (q.name == names[i]) p = &q;
+    }
+    if (p == nullptr) {
+      return fail(fault::invalid_params,
+                  "unknown parameter " + names[i] + " of " + std::string(operation_->name));
+    }
+    if (!typed_params_ && !coerce(out_->params[i], *p->type, p->name)) return false;
+  }
+  return true;
+}
+
+bool JsonDecoder::finish_answer(bool v1) {
+  if ((error_null_ || error_text_) && !v1) {
+    return fail(fault::invalid_request, "\"error\" must be an object");
+  }
+  if (error_code_foreign_ && !v1) {
+    return fail(fault::invalid_request, "error.code must be an integer");
+  }
+  if (v1 && (has_result_ || has_error_ || error_null_) &&
+      (!has_result_ || !(has_error_ || error_null_) || !has_id_)) {
+    return fail(fault::invalid_request,
+                "a JSON-RPC 1.0 response carries \"result\", \"error\" and \"id\"");
+  }
   if (has_error_) {
-    if (!has_error_code_ || !has_error_message_) {
+    if (has_result_ && !v1) {
+      return fail(fault::invalid_request,
+                  "a JSON-RPC 2.0 response holds \"result\" or \"error\", not both");
+    }
+    if (has_result_ && !out_->result.is_nil()) {
+      return fail(fault::invalid_request,
+                  "a JSON-RPC 1.0 response with an error has a null result");
+    }
+    if (!error_text_ && (!has_error_code_ || !has_error_message_)) {
       return fail(fault::invalid_request, "\"error\" needs code and message");
     }
     out_->kind = MessageKind::fault;
-    out_->fault_code = static_cast<std::int32_t>(error_code_);
+    out_->result = Value();
+    // JSON-RPC 1.0 leaves the error's form to the stack: a code that is no integer, or an error
+    // given as text, is another stack's, so no code (0), as for a SOAP fault's foreign detail.
+    out_->fault_code =
+        error_text_ || error_code_foreign_ ? 0 : static_cast<std::int32_t>(error_code_);
     return true;
   }
   if (has_result_) {

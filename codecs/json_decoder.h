@@ -1,6 +1,7 @@
-// JsonDecoder: the JSON event sink of the `decode` level for JSON-RPC 2.0. Values are typed by
-// the contract as they stream in when the method is known first (the usual key order);
-// otherwise they are read untyped and typed at finish().
+// JsonDecoder: the JSON event sink of the `decode` level for JSON-RPC 2.0 and 1.0 (a message
+// without "jsonrpc"). Values are typed by the contract as they stream in when the method is
+// known first (the usual key order); otherwise they are read untyped and typed at finish().
+// Params given by name stay by name, in document order (Message::param_names).
 #pragma once
 
 #include <cstdint>
@@ -72,6 +73,11 @@ class JsonDecoder {
   void begin_message();
   // The checks and typing of finish() for one message.
   bool finish_message();
+  // A call's checks against its operation (operation_): params present, typed.
+  bool check_call();
+  // A response's or fault's checks: JSON-RPC 1.0 gives result and error, one of them null; 2.0
+  // one of them.
+  bool finish_answer(bool v1);
 
   const Contract& own_contract_;                             // when the context names none
   const Contract* contract_;                                 // types params and results
@@ -87,10 +93,14 @@ class JsonDecoder {
   bool typed_params_ = false;                                // params were typed as they streamed
   bool has_method_ = false, has_params_ = false;             // which top-level members were seen
   bool has_result_ = false, has_error_ = false;              //
-  bool version_ok_ = false;                                  // "jsonrpc":"2.0" seen
-  std::vector<std::pair<std::string, Value>> named_;         // params given by name
+  bool has_version_ = false;                                 // "jsonrpc":"2.0" seen
+  bool has_v1_version_ = false;                              // "jsonrpc":"1.0" (bitcoind) seen
+  bool has_id_ = false;                                      // "id" seen
+  bool error_null_ = false;                                  // "error": null (JSON-RPC 1.0)
   std::int64_t error_code_ = 0;                              // error.code
   bool has_error_code_ = false, has_error_message_ = false;  // error members seen
+  bool error_code_foreign_ = false;  // error.code is no integer (JSON-RPC 1.0 only: code 0)
+  bool error_text_ = false;          // "error" is a string (JSON-RPC 1.0 only: the message)
 };
 
 static_assert(JsonSink<JsonDecoder>);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "codecs/base64.h"
+#include "codecs/scalars.h"
 
 namespace sb::rpc {
 
@@ -10,16 +11,6 @@ namespace {
 
 // Values nested deeper than this are refused: the encoder recurses (see xml_encoder.cpp).
 constexpr int kMaxDepth = 256;
-
-// "YYYY-MM-DDThh:mm:ss": Value::datetime's promise; the decoder refuses anything else.
-bool is_canonical_datetime(std::string_view s) {
-  if (s.size() != 19) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char want = i == 4 || i == 7 ? '-' : i == 10 ? 'T' : i == 13 || i == 16 ? ':' : '0';
-    if (want == '0' ? (s[i] < '0' || s[i] > '9') : s[i] != want) return false;
-  }
-  return true;
-}
 
 // One message being written; W is DirectJsonWriter (direct calls) or JsonWriter (virtual calls).
 template <class W>
@@ -39,6 +30,15 @@ class Encoder {
         w_.key("method");
         w_.string_value(m.method);
         w_.key("params");
+        if (!m.param_names.empty()) {  // by name, as the call was given
+          w_.start_object();
+          for (std::size_t i = 0; i < m.params.size(); ++i) {
+            w_.key(m.param_names[i]);
+            if (!value(m.params[i], 0)) return located("param " + m.param_names[i]);
+          }
+          w_.end_object();
+          break;
+        }
         w_.start_array();
         for (std::size_t i = 0; i < m.params.size(); ++i) {
           if (!value(m.params[i], 0)) return located("param " + std::to_string(i + 1));
@@ -95,7 +95,7 @@ class Encoder {
         break;
       case Kind::datetime:
         if (!is_canonical_datetime(v.text())) {
-          return fail("dateTime '" + v.text() + "' is not YYYY-MM-DDThh:mm:ss");
+          return fail("dateTime '" + v.text() + "' is not YYYY-MM-DDThh:mm:ss[.f]");
         }
         w_.string_value(v.text());
         break;

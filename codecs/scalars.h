@@ -23,13 +23,22 @@ std::optional<bool> parse_xmlrpc_bool(std::string_view text);
 // xsd:boolean: "true", "false", "1", "0".
 std::optional<bool> parse_xsd_bool(std::string_view text);
 
-// dateTime to canonical "YYYY-MM-DDThh:mm:ss". Accepts the ISO form (optionally followed by
-// "Z" or "+00:00", the UTC designators) and the XML-RPC compact form "YYYYMMDDThh:mm:ss".
-// Other time zones and fractional seconds are refused (nullopt): canonical values have none.
-std::optional<std::string> parse_datetime(std::string_view text);
+// xsd:dateTime (XML Schema Part 2, 3.2.7) to its canonical text (docs/service.md):
+// "YYYY-MM-DDThh:mm:ss[.f]", in UTC (a time zone is applied, Z and +00:00 dropped: the
+// contract's dateTimes are UTC), the fraction without trailing zeros (".000" gone), 24:00:00 as the
+// next day's 00:00:00. Years 0001-9999 only: negative years, year 0000 and years beyond 9999 are
+// refused by name, as are leap seconds (ss 60) and days the month does not have. nullopt when
+// refused; *why (when given) then says why in a few words.
+std::optional<std::string> parse_xsd_datetime(std::string_view text, std::string* why = nullptr);
+// parse_xsd_datetime's forms, or XML-RPC's compact date "YYYYMMDDThh:mm:ss" (its spec's
+// dateTime.iso8601), with the same time, fraction and zone rules. XML-RPC and JSON-RPC read this.
+std::optional<std::string> parse_datetime(std::string_view text, std::string* why = nullptr);
 // A dateTime sent as a string (complex's birthdate, docs/service.md): parse_datetime's forms, or
 // Python's str(datetime) "YYYY-MM-DD hh:mm:ss" (a space for the T), as the classic client sends.
 std::optional<std::string> parse_datetime_text(std::string_view text);
+// Whether `s` is a canonical dateTime (parse_xsd_datetime's output): Value::datetime's promise,
+// checked by the encoders.
+bool is_canonical_datetime(std::string_view s);
 // Canonical "YYYY-MM-DDThh:mm:ss" to XML-RPC "YYYYMMDDThh:mm:ss".
 std::string datetime_to_xmlrpc(std::string_view canonical);
 

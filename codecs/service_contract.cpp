@@ -127,6 +127,40 @@ std::string_view Contract::refusal(std::string_view local) const {
   return {};
 }
 
+std::string params_in_order(const Operation& op, const Message& call, std::vector<Value>& out) {
+  out.clear();
+  if (call.param_names.empty()) {
+    out = call.params;
+    return "";
+  }
+  for (const std::string& name : call.param_names) {
+    bool known = false;
+    for (const Param& p : op.params) known = known || p.name == name;
+    if (!known) return "unknown parameter " + name + " of " + std::string(op.name);
+  }
+  std::string_view absent;  // an optional param not given: positions end there
+  for (const Param& p : op.params) {
+    const Value* given = nullptr;
+    for (std::size_t i = 0; i < call.param_names.size(); ++i) {
+      if (call.param_names[i] != p.name) continue;
+      if (given != nullptr) return "parameter " + std::string(p.name) + " given twice";
+      given = &call.params[i];
+    }
+    if (given == nullptr && !p.optional) {
+      return "missing parameter " + std::string(p.name) + " of " + std::string(op.name);
+    }
+    if (given == nullptr) {
+      absent = p.name;
+    } else if (!absent.empty()) {
+      return "parameter " + std::string(p.name) + " given without " + std::string(absent) +
+             " before it";
+    } else {
+      out.push_back(*given);
+    }
+  }
+  return "";
+}
+
 ContractBuilder::ContractBuilder() : storage_(std::make_shared<Storage>()) {}
 
 std::string_view ContractBuilder::name(std::string_view s) {

@@ -135,6 +135,11 @@ class ContractBuilder {
 // The one service.
 const Contract& service_contract();
 
+// The params of `call` in `op`'s order: positional ones as they are, ones sent by name
+// (Message::param_names) placed by name. "" on success, else why (a name `op` does not have, one
+// given twice, a required one missing).
+std::string params_in_order(const Operation& op, const Message& call, std::vector<Value>& out);
+
 // Built-in scalar types.
 const Type& type_of(Kind scalar);
 
@@ -153,6 +158,8 @@ namespace ns {
 inline constexpr std::string_view soap11_env = "http://schemas.xmlsoap.org/soap/envelope/";
 inline constexpr std::string_view soap12_env = "http://www.w3.org/2003/05/soap-envelope";
 inline constexpr std::string_view soap11_enc = "http://schemas.xmlsoap.org/soap/encoding/";
+inline constexpr std::string_view soap12_enc = "http://www.w3.org/2003/05/soap-encoding";
+inline constexpr std::string_view soap12_rpc = "http://www.w3.org/2003/05/soap-rpc";
 inline constexpr std::string_view xsd = "http://www.w3.org/2001/XMLSchema";
 inline constexpr std::string_view xsi = "http://www.w3.org/2001/XMLSchema-instance";
 inline constexpr std::string_view xsi_1999 = "http://www.w3.org/1999/XMLSchema-instance";

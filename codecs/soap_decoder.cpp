@@ -1,62 +1,25 @@
 #include "codecs/soap_decoder.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "codecs/scalars.h"
+#include "codecs/soap_shapes.h"
 #include "codecs/xml_scalar.h"
 #include "codecs/xsd_types.h"
 
 namespace sb::rpc {
 
-namespace {
+using soap_detail::is_schema_or_encoding;
+using soap_detail::is_xsi;
+using soap_detail::shapes;
 
-bool is_xsi(std::string_view uri) {
-  return uri == ns::xsi || uri == ns::xsi_1999 || uri == ns::xsi_2000;
-}
+namespace {
 
 bool is_true(std::string_view v) { return trim_xml_space(v) == "true" || trim_xml_space(v) == "1"; }
 
 bool is_scalar(Kind k) { return k != Kind::array && k != Kind::structure; }
 
-const XmlAttribute* find_attribute(XmlAttributes attributes, std::string_view qname) {
-  for (const XmlAttribute& a : attributes) {
-    if (a.qname == qname) return &a;
-  }
-  return nullptr;
-}
-
-// The shapes an anyType value (dynamic_type()) takes once its attributes are read.
-struct DynamicShapes {
-  StructDef open{"struct", {}};  // no members listed: every member is anyType
-  Type structure{Kind::structure, "struct", nullptr, &open, Kind::nil, true};
-  Type array{Kind::array, "Array", &dynamic_type()};
-  // No xsi:type yet: a struct if children come, an error if it holds only text.
-  Type untyped{Kind::string, "untyped", nullptr, nullptr, Kind::nil, true};
-  // An xsi:type of the message's own schema: a struct if children come, else its text.
-  Type named{Kind::string, "named", nullptr, nullptr, Kind::nil, true};
-  // soapenc:arrayType="xsd:int[n]" and the like: arrays of a built-in scalar kind.
-  Type scalar_arrays[6] = {{Kind::array, "Array", &type_of(Kind::boolean)},
-                           {Kind::array, "Array", &type_of(Kind::integer)},
-                           {Kind::array, "Array", &type_of(Kind::floating)},
-                           {Kind::array, "Array", &type_of(Kind::string)},
-                           {Kind::array, "Array", &type_of(Kind::datetime)},
-                           {Kind::array, "Array", &type_of(Kind::base64)}};
-};
-
-const DynamicShapes& shapes() {
-  static const DynamicShapes s;
-  return s;
-}
-
-// The array type of soapenc:arrayType="ITEM[n]" whose ITEM is the built-in `item`.
-const Type* scalar_array(const Type* item) {
-  for (const Type& a : shapes().scalar_arrays) {
-    if (a.element == item) return &a;
-  }
-  return &shapes().array;
-}
-
-// The member `name` of the (non-dynamic) struct type `t`, or nullptr.
 const Member* find_member(const Type& t, std::string_view name) {
   for (const Member& m : t.structure->members) {
     if (m.name == name) return &m;
@@ -82,10 +45,16 @@ void SoapDecoder::reset(const Contract* contract) {
   encoded_ = false;
   operation_ = nullptr;
   fault_code_text_.clear();
+  fault_parts_ = 0;
+  encoding_declared_ = false;
   param_types_.clear();
   params_seen_ = 0;
   repeated_at_.clear();
   dynamic_accessors_ = false;
+  foreign_uri_.clear();
+  own_uri_ = {};
+  pending_ids_.clear();
+  array_dims_.clear();
 }
 
 std::string_view SoapDecoder::envelope_uri() const {
@@ -96,14 +65,35 @@ bool SoapDecoder::has_encoding_style(XmlAttributes attributes) const {
   for (const XmlAttribute& a : attributes) {
     std::string_view local;
     if (namespaces_.attribute_uri(a.qname, &local) == envelope_uri() && local == "encodingStyle") {
-      return true;
+      // A list of URIs, the first the most specific; "" says none applies.
+      return a.value.find(ns::soap11_enc) != std::string_view::npos ||
+             a.value.find(ns::soap12_enc) != std::string_view::npos;
     }
   }
   return false;
 }
 
+bool SoapDecoder::check_attribute_prefixes(std::string_view qname, XmlAttributes attributes) {
+  for (const XmlAttribute& a : attributes) {
+    std::string_view prefix;
+    (void)local_part(a.qname, &prefix);
+    if (prefix.empty() || prefix == "xmlns" || prefix == "xml") continue;
+    if (namespaces_.resolve(prefix).empty()) {
+      // Namespaces in XML 1.0 section 5, "Prefix Declared": the libraries here read names
+      // without namespace processing, so the decoder checks what it reads.
+      return session_.fail(fault::parse_error, "the prefix of the attribute " +
+                                                   std::string(a.qname) + " of <" +
+                                                   std::string(qname) +
+                                                   "> is bound to no namespace (not "
+                                                   "namespace-well-formed XML)");
+    }
+  }
+  return true;
+}
+
 void SoapDecoder::open_envelope(XmlAttributes attributes) {
   namespaces_.push(attributes);
+  encoding_declared_ = has_encoding_style(attributes);
   frames_.push_back({Frame::envelope});
 }
 
@@ -117,6 +107,12 @@ bool SoapDecoder::start_element(std::string_view qname, XmlAttributes attributes
   std::string_view prefix;
   const std::string_view local = local_part(qname, &prefix);
   const std::string_view uri = namespaces_.resolve(prefix);
+  if (uri.empty() && !prefix.empty()) {
+    return session_.fail(fault::parse_error, "the prefix of <" + std::string(qname) +
+                                                 "> is bound to no namespace (not "
+                                                 "namespace-well-formed XML)");
+  }
+  if (!check_attribute_prefixes(qname, attributes)) return false;
   qname_prefix_ = prefix;
   bool ok = false;
   switch (parent.frame) {
@@ -139,7 +135,7 @@ bool SoapDecoder::start_element(std::string_view qname, XmlAttributes attributes
     case Frame::fault_reason:
     case Frame::fault_detail:
     case Frame::fault_detail_entry:
-      ok = open_in_fault(parent, local);
+      ok = open_in_fault(parent, local, uri);
       break;
     case Frame::empty_value:
       return session_.unexpected("element <" + std::string(local) + ">", "a nil or href value");
@@ -167,7 +163,7 @@ bool SoapDecoder::open_unread(const FrameState& parent, std::string_view qname,
 
 bool SoapDecoder::open_in_envelope(std::string_view local, std::string_view uri,
                                    XmlAttributes attributes) {
-  if (has_encoding_style(attributes)) encoded_ = true;
+  if (has_encoding_style(attributes)) encoded_ = encoding_declared_ = true;
   if (uri == envelope_uri() && local == "Header") {
     frames_.push_back({Frame::skip});
     return true;
@@ -181,9 +177,9 @@ bool SoapDecoder::open_in_envelope(std::string_view local, std::string_view uri,
 
 bool SoapDecoder::open_in_body(std::string_view local, std::string_view uri,
                                XmlAttributes attributes) {
-  if (const XmlAttribute* id = find_attribute(attributes, "id")) {
+  if (const std::string_view id = body_id(attributes); !id.empty()) {
     // Rebuild the start tag from the local name: the prefix bindings stay in scope at replay.
-    const std::size_t index = multiref_.begin(id->value, local, attributes);
+    const std::size_t index = multiref_.begin(id, local, attributes);
     frames_.push_back({.frame = Frame::capture, .capture = index});
     return true;
   }
@@ -200,16 +196,34 @@ bool SoapDecoder::open_in_body(std::string_view local, std::string_view uri,
   return open_operation(local, uri, attributes);
 }
 
+std::string_view SoapDecoder::body_id(XmlAttributes attributes) const {
+  for (const XmlAttribute& a : attributes) {
+    if (a.qname == "id") return a.value;
+    if (session_.family != Family::soap12_doc_literal) continue;
+    std::string_view local;
+    if (namespaces_.attribute_uri(a.qname, &local) == ns::soap12_enc && local == "id") {
+      return a.value;
+    }
+  }
+  return {};
+}
+
 bool SoapDecoder::open_operation(std::string_view local, std::string_view uri,
                                  XmlAttributes attributes) {
   bool response = false;
   const Operation* op = contract_->find_body_element(local, &response);
+  if (op != nullptr && !op->ns.empty() && uri != op->ns) {
+    // Same name, another service: its values are not the contract's to type.
+    foreign_uri_.assign(uri);
+    own_uri_ = op->ns;
+    op = nullptr;
+  }
   if (op == nullptr) {
     if (const std::string_view why = contract_->refusal(local); !why.empty()) {
       return session_.fail(fault::method_not_found, "operation " + std::string(local) +
                                                         " cannot be typed: " + std::string(why));
     }
-    if (has_encoding_style(attributes)) encoded_ = true;
+    if (has_encoding_style(attributes)) encoded_ = encoding_declared_ = true;
     return open_dynamic_operation(local);
   }
   operation_ = op;
@@ -230,25 +244,17 @@ bool SoapDecoder::open_operation(std::string_view local, std::string_view uri,
   return true;
 }
 
-bool SoapDecoder::open_dynamic_operation(std::string_view local) {
-  // Not in the contract: SOAP encoding types every value itself (xsi:type), so the message is
-  // read by those types; a value without one fails as "method not found" (decide(), below).
-  const bool response = local.size() > 8 && local.ends_with("Response");
-  dynamic_name_.assign(response ? local.substr(0, local.size() - 8) : local);
-  dynamic_op_ = Operation{dynamic_name_, {}, {}, &dynamic_type()};
-  operation_ = &dynamic_op_;
-  session_.out->kind = response ? MessageKind::response : MessageKind::call;
-  session_.out->method = dynamic_name_;
-  frames_.push_back({.frame = Frame::operation, .response = response});
-  return true;
-}
-
 bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
                                     std::string_view uri, XmlAttributes attributes) {
   if (!uri.empty() && session_.family == Family::soap11_rpc_literal) {
     session_.family = Family::soap11_doc_literal;
   }
   Message& out = *session_.out;
+  if (parent.response && local == "result" && uri == ns::soap12_rpc) {
+    // SOAP 1.2 RPC's rpc:result names the return accessor (Part 2 section 4.2.3): no accessor.
+    frames_.push_back({Frame::skip});
+    return true;
+  }
   if (operation_ == &dynamic_op_) {
     if (!parent.response) {
       param_types_.push_back(&dynamic_type());
@@ -350,76 +356,11 @@ bool SoapDecoder::open_occurrence(const Type& type, Value& slot, XmlAttributes a
   return open_value(type.element, &slot.push(Value()), attributes);
 }
 
-const Type* SoapDecoder::dynamic_value_type(XmlAttributes attributes) {
-  std::string_view xsi_type;
-  std::string_view array_type;
-  for (const XmlAttribute& a : attributes) {
-    std::string_view alocal;
-    const std::string_view auri = namespaces_.attribute_uri(a.qname, &alocal);
-    if (is_xsi(auri) && alocal == "type") {
-      xsi_type = trim_xml_space(a.value);
-    } else if (auri == ns::soap11_enc && alocal == "arrayType") {
-      array_type = trim_xml_space(a.value);
-    }
-  }
-  if (!array_type.empty()) {
-    // ITEM[n] (or ITEM[n][m], ITEM[]): arrays of a built-in scalar are typed by it, others
-    // by their items' own types.
-    std::string_view prefix;
-    const std::string_view item = local_part(array_type.substr(0, array_type.find('[')), &prefix);
-    const std::string_view uri = namespaces_.resolve(prefix);
-    const bool nested = array_type.find('[') != array_type.rfind('[');
-    if (!nested && (is_xsd_namespace(uri) || uri == ns::soap11_enc)) {
-      return scalar_array(xsd_builtin(item));
-    }
-    return &shapes().array;
-  }
-  if (xsi_type.empty()) return &shapes().untyped;
-  encoded_ = true;
-  std::string_view prefix;
-  const std::string_view local = local_part(xsi_type, &prefix);
-  const std::string_view uri = namespaces_.resolve(prefix);
-  if (uri == ns::soap11_enc && local == "Array") return &shapes().array;
-  if (is_xsd_namespace(uri) || uri == ns::soap11_enc) {
-    if (const Type* t = xsd_builtin(local)) return t;
-    if (is_xsd_any(local)) return &shapes().untyped;
-    session_.fail(fault::invalid_params,
-                  "unknown XML Schema type xsi:type=\"" + std::string(xsi_type) + "\"");
-    return nullptr;
-  }
-  return &shapes().named;  // a type of the sender's own schema
-}
-
-bool SoapDecoder::open_in_fault(const FrameState& parent, std::string_view local) {
-  Frame frame = Frame::skip;  // faultcode, faultactor, Code, Node, Role, other Reason texts
-  switch (parent.frame) {
-    case Frame::fault:
-      if (local == "faultstring") {
-        frame = Frame::fault_string;
-      } else if (local == "Reason") {
-        frame = Frame::fault_reason;
-      } else if (local == "detail" || local == "Detail") {
-        frame = Frame::fault_detail;
-      }
-      break;
-    case Frame::fault_reason:
-      if (local == "Text" && session_.out->fault_message.empty()) frame = Frame::fault_string;
-      break;
-    case Frame::fault_detail:
-      frame = Frame::fault_detail_entry;
-      break;
-    default:  // fault_detail_entry
-      if (local == "code") frame = Frame::fault_detail_code;
-      break;
-  }
-  if (frame == Frame::fault_string || frame == Frame::fault_detail_code) text_.clear();
-  frames_.push_back({frame});
-  return true;
-}
-
 bool SoapDecoder::open_value(const Type* type, Value* target, XmlAttributes attributes) {
   std::string_view href;
+  std::string_view id;  // SOAP 1.2 enc:id
   bool nil = false;
+  const bool soap12 = session_.family == Family::soap12_doc_literal;
   for (const XmlAttribute& a : attributes) {
     if (a.qname == "href") {
       href = a.value;
@@ -427,11 +368,28 @@ bool SoapDecoder::open_value(const Type* type, Value* target, XmlAttributes attr
     }
     std::string_view prefix;
     const std::string_view alocal = local_part(a.qname, &prefix);
+    if (prefix.empty()) continue;  // unprefixed attributes have no namespace
+    if (soap12 && (alocal == "ref" || alocal == "id")) {
+      // SOAP 1.2 encoding's references: enc:ref="x" names the value carrying enc:id="x".
+      if (namespaces_.resolve(prefix) != ns::soap12_enc) continue;
+      if (alocal == "id") {
+        id = trim_xml_space(a.value);
+      } else {
+        href = trim_xml_space(a.value);
+        if (href.empty()) return session_.fail(fault::invalid_params, "an empty enc:ref");
+        encoded_ = true;
+        multiref_.note_reference();
+        *target = Value::reference(std::string(href));
+        frames_.push_back({Frame::empty_value});
+        return true;
+      }
+      continue;
+    }
     const bool nil_attribute = alocal == "nil" || alocal == "null";
     // Only xsi:nil and, until the message is known to be encoded, xsi:type matter here: other
-    // attributes skip the namespace lookup (unprefixed ones have no namespace), which otherwise
-    // runs for every attribute of every value and multiRef replay.
-    if (prefix.empty() || !(nil_attribute || (alocal == "type" && !encoded_))) continue;
+    // attributes skip the namespace lookup, which otherwise runs for every attribute of every
+    // value and multiRef replay.
+    if (!(nil_attribute || (alocal == "type" && !encoded_))) continue;
     if (!is_xsi(namespaces_.resolve(prefix))) continue;
     if (nil_attribute) {
       nil = is_true(a.value);
@@ -450,14 +408,21 @@ bool SoapDecoder::open_value(const Type* type, Value* target, XmlAttributes attr
     frames_.push_back({Frame::empty_value});
     return true;
   }
+  if (!id.empty()) {
+    pending_ids_.emplace_back(id);  // kept once the value is complete (close_frame)
+  }
   if (nil) {
     *target = Value();
-    frames_.push_back({Frame::empty_value});
+    frames_.push_back({.frame = Frame::empty_value, .target = target, .keeps_id = !id.empty()});
     return true;
   }
+  bool shaped = false;
   if (type->dynamic && type->kind == Kind::nil) {
+    pending_dims_.clear();
     type = dynamic_value_type(attributes);
     if (type == nullptr) return false;
+    shaped = type->kind == Kind::array && !pending_dims_.empty();
+    if (shaped) array_dims_.push_back(std::move(pending_dims_));
   }
   if (type->kind == Kind::array) {
     *target = Value::array();
@@ -466,7 +431,11 @@ bool SoapDecoder::open_value(const Type* type, Value* target, XmlAttributes attr
   } else {
     text_.clear();
   }
-  frames_.push_back({Frame::value, type, target});
+  frames_.push_back({.frame = Frame::value,
+                     .type = type,
+                     .target = target,
+                     .keeps_id = !id.empty(),
+                     .shaped = shaped});
   return true;
 }
 
@@ -488,6 +457,7 @@ bool SoapDecoder::text(std::string_view chars) {
     case Frame::fault_detail_code:
       text_.append(chars);
       return true;
+    case Frame::fault_detail:        // text in detail itself (Axis: <detail>test</detail>)
     case Frame::fault_detail_entry:  // another stack's own detail (Axis: stackTrace, hostname)
       return true;
     default:
@@ -504,6 +474,10 @@ bool SoapDecoder::end_element(std::string_view qname) {
     multiref_.record_end(f.capture, qname);
   } else if (f.frame != Frame::skip) {
     ok = close_frame(f, qname);
+    if (ok && f.keeps_id) {
+      multiref_.keep(pending_ids_.back(), *f.target);
+      pending_ids_.pop_back();
+    }
   }
   // Nested skip/capture frames pushed none: a no-op. The Envelope's and Body's declarations stay
   // in scope for the multiRef replays of finish() (their elements' xsi:type and xsi:nil).
@@ -515,7 +489,10 @@ bool SoapDecoder::close_frame(const FrameState& f, std::string_view qname) {
   switch (f.frame) {
     case Frame::value:
       if (f.type->dynamic && f.type == &shapes().untyped) return fail_untyped(qname);
+      if (f.type->dynamic && f.type == &shapes().named) return fail_named_text(qname);
       if (is_scalar(f.type->kind)) return close_scalar(f);
+      if (f.type == &shapes().structure) return check_distinct_members(*f.target, qname);
+      if (f.shaped) return close_shaped_array(*f.target, qname);
       return true;
     case Frame::fault_string:
       session_.out->fault_message = std::move(text_);
@@ -528,6 +505,7 @@ bool SoapDecoder::close_frame(const FrameState& f, std::string_view qname) {
     case Frame::fault:
       return close_fault();
     case Frame::operation:
+      if (dynamic_accessors_) return check_distinct_members(session_.out->result, qname);
       if (f.response && operation_->result->kind != Kind::nil && !f.has_child &&
           !operation_->result_optional && !operation_->result_repeated) {
         return session_.fail(fault::invalid_params, "response without a result element");
@@ -538,29 +516,11 @@ bool SoapDecoder::close_frame(const FrameState& f, std::string_view qname) {
   }
 }
 
-bool SoapDecoder::fail_untyped(std::string_view qname) {
-  // Text with no type to read it by: never guessed.
-  return session_.fail(fault::method_not_found,
-                       "method not found: " + std::string(operation_->name) +
-                           " (not in the contract, and <" + std::string(qname) +
-                           "> carries no xsi:type to type it by)");
-}
-
 bool SoapDecoder::close_scalar(const FrameState& f) {
   const Type& t = *f.type;
   if (text_to_scalar(t.kind, ScalarSyntax::xsd, text_, *f.target)) return true;
-  return session_.fail(fault::invalid_params,
-                       bad_scalar_message(t.kind, kind_name(t.kind), text_, t.name));
-}
-
-bool SoapDecoder::close_fault() {
-  if (fault_code_text_.empty()) return true;
-  auto code = parse_int32(fault_code_text_);
-  if (!code) {
-    return session_.fail(fault::parse_error, "bad fault detail code '" + fault_code_text_ + "'");
-  }
-  session_.out->fault_code = *code;
-  return true;
+  return session_.fail(fault::invalid_params, bad_scalar_message(t.kind, ScalarSyntax::xsd,
+                                                                 kind_name(t.kind), text_, t.name));
 }
 
 bool SoapDecoder::decode_recorded(const Type& type, Value& target,

@@ -5,6 +5,8 @@ namespace sb::rpc {
 void SoapMultiRef::reset() {
   recordings_.clear();
   by_id_.clear();
+  kept_.clear();
+  kept_by_id_.clear();
   active_.clear();
   expansions_ = 0;
   has_references_ = false;
@@ -17,6 +19,11 @@ std::size_t SoapMultiRef::begin(std::string_view id, std::string_view name,
   by_id_.emplace(std::string(id), index);
   record_start(index, name, attributes);
   return index;
+}
+
+void SoapMultiRef::keep(std::string_view id, const Value& value) {
+  kept_by_id_.emplace(std::string(id), kept_.size());
+  kept_.push_back(value);
 }
 
 void SoapMultiRef::record_start(std::size_t index, std::string_view qname,
@@ -47,11 +54,11 @@ bool SoapMultiRef::resolve_at(Value& v, const Type& type, int depth, ElementDeco
   if (!has_references_) return true;  // the common case: nothing to resolve, no traversal
   if (depth > 1000) return session_.fail(fault::invalid_params, "multi-reference chain too deep");
   if (v.is_reference()) return expand(v, type, decoder);  // resolves inside it too
-  if (type.dynamic && type.kind == Kind::nil) {
-    // anyType: items and members are anyType too, whatever shape the value took.
+  if (type.dynamic) {
+    // anyType (or a shape it took): items and members are anyType too.
     if (v.kind() == Kind::array || v.kind() == Kind::structure) {
       for (Value& item : v.items()) {
-        if (!resolve_at(item, type, depth + 1, decoder)) return false;
+        if (!resolve_at(item, dynamic_type(), depth + 1, decoder)) return false;
       }
     }
     return true;
@@ -72,7 +79,10 @@ bool SoapMultiRef::resolve_at(Value& v, const Type& type, int depth, ElementDeco
 bool SoapMultiRef::expand(Value& v, const Type& type, ElementDecoder& decoder) {
   const std::string id = v.text();
   auto it = by_id_.find(id);
-  if (it == by_id_.end()) return session_.fail(fault::invalid_params, "href to unknown id #" + id);
+  auto kept = it == by_id_.end() ? kept_by_id_.find(id) : kept_by_id_.end();
+  if (it == by_id_.end() && kept == kept_by_id_.end()) {
+    return session_.fail(fault::invalid_params, "href to unknown id #" + id);
+  }
   for (const std::string& active : active_) {
     if (active == id) return session_.fail(fault::invalid_params, "cyclic href #" + id);
   }
@@ -81,8 +91,12 @@ bool SoapMultiRef::expand(Value& v, const Type& type, ElementDecoder& decoder) {
                                                     " multi-reference expansions");
   }
   active_.push_back(id);
-  v = Value();
-  if (!decoder.decode_recorded(type, v, recordings_[it->second].events)) return false;
+  if (kept != kept_by_id_.end()) {
+    v = kept_[kept->second];  // a copy: another reference may name it too
+  } else {
+    v = Value();
+    if (!decoder.decode_recorded(type, v, recordings_[it->second].events)) return false;
+  }
   // The expanded value may itself hold references; active_ still holds this id.
   const bool ok = resolve_at(v, type, static_cast<int>(active_.size()), decoder);
   active_.pop_back();

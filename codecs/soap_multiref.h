@@ -1,8 +1,9 @@
-// SoapMultiRef: SOAP 1.1 section 5 multi-references. Body elements carrying an id are recorded
-// as events while the message streams; at finish, every href placeholder is replaced by its
-// element, decoded from its recorded events by an ElementDecoder (the SoapDecoder, which owns
-// this and hands itself in: calls run one way, decoder to here), with cycles refused and
-// expansions bounded.
+// SoapMultiRef: multi-references. SOAP 1.1 (section 5): Body elements carrying an id are
+// recorded as events while the message streams; at finish, every href placeholder is replaced by
+// its element, decoded from its recorded events by an ElementDecoder (the SoapDecoder, which owns
+// this and hands itself in: calls run one way, decoder to here). SOAP 1.2 (Part 2, 3.1.5.1):
+// a value with enc:id stands where it is first serialized and is decoded there; kept here, it
+// replaces the enc:ref placeholders that name it. Cycles are refused and expansions bounded.
 #pragma once
 
 #include <cstddef>
@@ -68,6 +69,10 @@ class SoapMultiRef {
   // Records an end tag inside recording `index`.
   void record_end(std::size_t index, std::string_view qname);
 
+  // Keeps a copy of `value`, decoded in place from an element carrying enc:id="`id`" (SOAP 1.2),
+  // for the placeholders that refer to it.
+  void keep(std::string_view id, const Value& value);
+
   // Notes that an href placeholder (Value::reference) was created.
   void note_reference() { has_references_ = true; }
   // Replaces the href placeholders in `v`, typed `type`, by their elements decoded through
@@ -86,13 +91,15 @@ class SoapMultiRef {
   // Replaces the placeholder `v` by its element, then resolves inside it.
   bool expand(Value& v, const Type& type, ElementDecoder& decoder);
 
-  XmlDecodeSession& session_;                           // error, shared with XmlDecoder
-  std::size_t max_expansions_;                          // Limits::max_reference_expansions
-  std::vector<Recording> recordings_;                   // id-carrying elements, in order
-  std::unordered_map<std::string, std::size_t> by_id_;  // id → recordings_ index
-  std::vector<std::string> active_;                     // ids being expanded (cycle detection)
-  std::size_t expansions_ = 0;                          // hrefs expanded in this message
-  bool has_references_ = false;                         // an href placeholder was created
+  XmlDecodeSession& session_;                                // error, shared with XmlDecoder
+  std::size_t max_expansions_;                               // Limits::max_reference_expansions
+  std::vector<Recording> recordings_;                        // id-carrying elements, in order
+  std::unordered_map<std::string, std::size_t> by_id_;       // id → recordings_ index
+  std::vector<Value> kept_;                                  // SOAP 1.2 values decoded in place
+  std::unordered_map<std::string, std::size_t> kept_by_id_;  // enc:id → kept_ index
+  std::vector<std::string> active_;                          // ids being expanded (cycle detection)
+  std::size_t expansions_ = 0;                               // hrefs expanded in this message
+  bool has_references_ = false;                              // an href placeholder was created
 };
 
 }  // namespace sb::rpc

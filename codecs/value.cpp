@@ -1,5 +1,6 @@
 #include "codecs/value.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace sb::rpc {
@@ -68,17 +69,34 @@ void Message::clear() {
   kind = MessageKind::call;
   method.clear();
   params.clear();
+  param_names.clear();
   result = Value();
   fault_code = 0;
   fault_message.clear();
   batch.clear();
 }
 
+// Sorted copies beyond a few members: a message may hold thousands.
+std::string_view first_repeated_name(const std::vector<std::string>& names) {
+  if (names.size() <= 8) {
+    for (std::size_t i = 1; i < names.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (names[i] == names[j]) return names[i];
+      }
+    }
+    return {};
+  }
+  std::vector<std::string_view> sorted(names.begin(), names.end());
+  std::sort(sorted.begin(), sorted.end());
+  const auto it = std::adjacent_find(sorted.begin(), sorted.end());
+  return it == sorted.end() ? std::string_view() : *it;
+}
+
 bool operator==(const Message& a, const Message& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
     case MessageKind::call:
-      return a.method == b.method && a.params == b.params;
+      return a.method == b.method && a.params == b.params && a.param_names == b.param_names;
     case MessageKind::response:
       return a.method == b.method && a.result == b.result;
     case MessageKind::fault:

@@ -33,7 +33,7 @@ class Value {
   static Value integer(std::int32_t i) { return Value(Kind::integer, i); }
   static Value floating(double d);
   static Value string(std::string s) { return Value(Kind::string, std::move(s)); }
-  // dateTime in canonical form "YYYY-MM-DDThh:mm:ss" (callers validate; see datetime.h).
+  // dateTime in canonical form "YYYY-MM-DDThh:mm:ss[.f]" (callers validate: codecs/scalars.h).
   static Value datetime(std::string iso) { return Value(Kind::datetime, std::move(iso)); }
   // base64 holds the decoded bytes.
   static Value base64(std::string bytes) { return Value(Kind::base64, std::move(bytes)); }
@@ -94,6 +94,10 @@ class Value {
   std::vector<std::string> names_;  // struct member names
 };
 
+// The first name `names` holds twice (a struct's member names), or "": for decoders that refuse
+// a struct naming a member twice.
+std::string_view first_repeated_name(const std::vector<std::string>& names);
+
 // batch: a JSON-RPC batch (an array of messages, in `batch`); only decoders asked for one make it.
 enum class MessageKind : std::uint8_t { call, response, fault, batch };
 
@@ -101,7 +105,9 @@ enum class MessageKind : std::uint8_t { call, response, fault, batch };
 struct Message {
   MessageKind kind = MessageKind::call;  // call, response or fault
   std::string method;                    // operation name (call/response)
-  std::vector<Value> params;             // call: positional params in document order
+  std::vector<Value> params;             // call: the params in document order
+  std::vector<std::string> param_names;  // call: their names when sent by name (a JSON-RPC
+                                         // params object), else empty: positional
   Value result;                          // response: the result (nil for void)
   std::int32_t fault_code = 0;           // fault: code
   std::string fault_message;             // fault: message

@@ -98,7 +98,9 @@ void Reader::index_schema(const XmlNode& schema, const std::string& path) {
 
 const Type* Reader::type_named(const XmlNode& at, std::string_view qname) {
   const auto [uri, local] = at.resolve_qname(qname);
-  if (uri == ns::soap11_enc && local == "Array") return array_of(dynamic_type());
+  if ((uri == ns::soap11_enc || uri == ns::soap12_enc) && local == "Array") {
+    return array_of(dynamic_type());
+  }
   if (is_xsd_namespace(uri) || uri == ns::soap11_enc) {
     if (const Type* t = xsd_builtin(local)) return t;
     if (is_xsd_any(local)) return &dynamic_type();
@@ -160,7 +162,10 @@ const Type* Reader::build_complex(const XmlNode& node, std::string_view name) {
     const XmlNode* derivation = content_child(*content);
     if (derivation != nullptr && is_xsd(*derivation, "restriction")) {
       const auto [uri, local] = derivation->resolve_qname(attr(*derivation, "base"));
-      if (uri == ns::soap11_enc && local == "Array") return soapenc_array(*derivation, name);
+      // SOAP 1.1's SOAP-ENC:Array, or SOAP 1.2's enc:Array (its items by the sequence's element).
+      if ((uri == ns::soap11_enc || uri == ns::soap12_enc) && local == "Array") {
+        return soapenc_array(*derivation, name);
+      }
       throw Unsupported{"complexContent restriction of " + std::string(local) + " in " + where};
     }
     if (derivation == nullptr || !is_xsd(*derivation, "extension")) {

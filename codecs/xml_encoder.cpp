@@ -93,17 +93,6 @@ std::string_view xsd_type(Kind k) {
   }
 }
 
-// "YYYY-MM-DDThh:mm:ss": Value::datetime's promise, checked because datetime_to_xmlrpc slices
-// the text blindly and a peer would refuse anything else.
-bool is_canonical_datetime(std::string_view s) {
-  if (s.size() != 19) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char want = i == 4 || i == 7 ? '-' : i == 10 ? 'T' : i == 13 || i == 16 ? ':' : '0';
-    if (want == '0' ? (s[i] < '0' || s[i] > '9') : s[i] != want) return false;
-  }
-  return true;
-}
-
 // Client faults in the service's code space: parse error .. invalid request (JSON-RPC's range).
 bool is_client_fault(int code) {
   return code >= fault::parse_error && code <= fault::invalid_request;
@@ -123,6 +112,11 @@ class Encoder {
       return fail("a call needs a method name");
     }
     if (m.kind == MessageKind::batch) return fail("a batch is a JSON-RPC message");
+    // XML-RPC params are positional and SOAP's the contract's elements: by-name params are
+    // JSON-RPC's (Service::dispatch orders them by the contract, params_in_order).
+    if (m.kind == MessageKind::call && !m.param_names.empty()) {
+      return fail("a call with params by name is written only in JSON-RPC");
+    }
     return f == Family::xmlrpc ? xmlrpc(m) : soap(m, soap_names(f));
   }
 
@@ -208,6 +202,11 @@ class Encoder {
         break;
       case Kind::datetime:
         if (!is_canonical_datetime(v.text())) return bad_datetime(v);
+        // The XML-RPC spec's dateTime.iso8601 is YYYYMMDDThh:mm:ss: no fraction to write it with.
+        if (v.text().size() > 19) {
+          return fail("dateTime '" + v.text() +
+                      "' has fractional seconds, which XML-RPC cannot carry");
+        }
         leaf("dateTime.iso8601", datetime_to_xmlrpc(v.text()));
         break;
       case Kind::base64:
@@ -479,7 +478,7 @@ class Encoder {
 
   // Records why a dateTime cannot be written; always false.
   bool bad_datetime(const Value& v) {
-    return fail("dateTime '" + v.text() + "' is not YYYY-MM-DDThh:mm:ss");
+    return fail("dateTime '" + v.text() + "' is not YYYY-MM-DDThh:mm:ss[.f]");
   }
 
   // Records the reason; always false.

@@ -14,13 +14,14 @@
 namespace sb::rpc {
 
 // Where the spellings differ: xsd admits INF/-INF/NaN doubles and true/false booleans;
-// XML-RPC has neither.
+// XML-RPC has neither, and writes dateTimes in its compact form (YYYYMMDDThh:mm:ss) or xsd's.
 enum class ScalarSyntax : std::uint8_t { xsd, xmlrpc };
 
-// Why text_to_scalar (below) refused `text`: "bad LABEL 'TEXT'"; for base64, whose text may be
-// megabytes, "bad LABEL" followed by " in WHERE" when `where` is not empty.
-std::string bad_scalar_message(Kind kind, std::string_view label, std::string_view text,
-                               std::string_view where);
+// Why text_to_scalar (below) refused `text`: "bad LABEL 'TEXT'" (for a dateTime followed by
+// ": " and the grammar's reason, "years after 9999 are not supported"); for base64, whose text
+// may be megabytes, "bad LABEL" followed by " in WHERE" when `where` is not empty.
+std::string bad_scalar_message(Kind kind, ScalarSyntax syntax, std::string_view label,
+                               std::string_view text, std::string_view where);
 
 // Converts `text`, the character data of a `kind` scalar written in `syntax`, into `out`
 // (nil: Value()). True and `text` emptied (moved from for strings); false on bad text, both
@@ -34,6 +35,9 @@ inline bool text_to_scalar(Kind kind, ScalarSyntax syntax, std::string& text, Va
       out = Value::string(std::move(text));
       break;
     case Kind::integer: {
+      // XML-RPC's int is a sign and digits (its spec's FAQ: no whitespace), unlike xsd:int.
+      if (syntax == ScalarSyntax::xmlrpc && trim_xml_space(text).size() != text.size())
+        return false;
       auto i = parse_int32(text);
       if (!i) return false;
       out = Value::integer(*i);
@@ -52,7 +56,7 @@ inline bool text_to_scalar(Kind kind, ScalarSyntax syntax, std::string& text, Va
       break;
     }
     case Kind::datetime: {
-      auto d = parse_datetime(text);
+      auto d = syntax == ScalarSyntax::xsd ? parse_xsd_datetime(text) : parse_datetime(text);
       if (!d) return false;
       out = Value::datetime(std::move(*d));
       break;

@@ -43,6 +43,7 @@ void XmlRpcDecoder::reset() {
   text_.clear();
   fault_value_ = Value();
   member_name_.clear();
+  early_values_.clear();
   result_seen_ = false;
 }
 
@@ -77,6 +78,11 @@ bool XmlRpcDecoder::open_child(FrameState& parent, std::string_view local) {
       }
       break;
     case Frame::method_response:
+      if ((local == "params" || local == "fault") && parent.has_child) {
+        return session_.fail(fault::parse_error,
+                             "a <methodResponse> holds one <params> or one <fault>");
+      }
+      parent.has_child = true;
       if (local == "params") {
         frames_.push_back({Frame::params});
         return true;
@@ -108,6 +114,9 @@ bool XmlRpcDecoder::open_child(FrameState& parent, std::string_view local) {
       return open_member_child(parent, local);
     case Frame::array:
       if (local == "data") {
+        if (parent.has_child)
+          return session_.fail(fault::parse_error, "an <array> holds one <data>");
+        parent.has_child = true;
         frames_.push_back({Frame::data, parent.target});
         return true;
       }
@@ -139,7 +148,13 @@ bool XmlRpcDecoder::open_member_child(FrameState& parent, std::string_view local
     return true;
   }
   if (local == "value") {
-    if (!parent.has_child) return session_.unexpected("<value> before <name>", "<member>");
+    if (parent.value_seen) return session_.unexpected("a second <value>", "<member>");
+    parent.value_seen = true;
+    if (!parent.has_child) {
+      // The spec names the parts, not their order: kept until <name> comes.
+      parent.value_first = true;
+      return open_value(&early_values_.emplace_back());
+    }
     Value* target = &parent.target->add_member(std::move(member_name_), Value());
     member_name_.clear();
     return open_value(target);
@@ -212,6 +227,18 @@ bool XmlRpcDecoder::close_frame(const FrameState& f) {
       return true;
     case Frame::member:
       if (!f.has_child) return session_.fail(fault::parse_error, "<member> without <name>");
+      if (!f.value_seen) return session_.fail(fault::parse_error, "<member> without <value>");
+      if (f.value_first) {
+        f.target->add_member(std::move(member_name_), std::move(early_values_.back()));
+        early_values_.pop_back();
+        member_name_.clear();
+      }
+      return true;
+    case Frame::structure:
+      if (const std::string_view name = first_repeated_name(f.target->names()); !name.empty()) {
+        return session_.fail(fault::parse_error, "a struct names a member once: <name>" +
+                                                     std::string(name) + "</name> twice");
+      }
       return true;
     case Frame::fault:
       return close_fault();
@@ -228,7 +255,8 @@ bool XmlRpcDecoder::close_frame(const FrameState& f) {
 bool XmlRpcDecoder::close_scalar(const FrameState& f) {
   if (text_to_scalar(f.scalar, ScalarSyntax::xmlrpc, text_, *f.target)) return true;
   const std::string label = "<" + std::string(tag_of(f.scalar)) + ">";
-  return session_.fail(fault::invalid_params, bad_scalar_message(f.scalar, label, text_, {}));
+  return session_.fail(fault::invalid_params,
+                       bad_scalar_message(f.scalar, ScalarSyntax::xmlrpc, label, text_, {}));
 }
 
 bool XmlRpcDecoder::close_fault() {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,10 +53,13 @@ class XmlRpcDecoder {
   };
 
   struct FrameState {
-    Frame frame;              // what this element is
-    Value* target = nullptr;  // where the value goes
-    Kind scalar = Kind::nil;  // scalar: the type its tag names
-    bool has_child = false;   // value: typed child seen; member: name seen
+    Frame frame;               // what this element is
+    Value* target = nullptr;   // where the value goes
+    Kind scalar = Kind::nil;   // scalar: the type its tag names
+    bool has_child = false;    // value: typed child seen; member: name seen; array: <data> seen;
+                               // methodResponse: <params> or <fault> seen
+    bool value_seen = false;   // member: its <value> was read (before or after <name>)
+    bool value_first = false;  // member: ... before <name> (on early_values_ until it closes)
   };
 
   // Opens `local` below `parent` (dispatch by the parent's frame).
@@ -80,6 +84,7 @@ class XmlRpcDecoder {
   std::string text_;                // character data of the innermost leaf element
   Value fault_value_;               // the fault struct
   std::string member_name_;         // name of the member being read
+  std::deque<Value> early_values_;  // members' values sent before their <name>, innermost last
   bool result_seen_ = false;        // response: its one param was read
 };
 

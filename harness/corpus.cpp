@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -52,6 +53,30 @@ bool CorpusEntry::canonical_matches(std::string_view json) const {
     return json.size() == canonical_bytes && sha256_hex(json) == canonical_sha256;
   }
   return !canonical.empty() && json == canonical;
+}
+
+std::string CorpusEntry::canonical_mismatch(std::string_view json) const {
+  if (canonical_matches(json)) return "";
+  if (canonical.empty()) {
+    return "its canonical JSON (" + std::to_string(json.size()) +
+           " bytes) is not the manifest's (SHA-256 " + canonical_sha256.substr(0, 12) + "…, " +
+           std::to_string(canonical_bytes) + " bytes)";
+  }
+  std::size_t at = 0;
+  while (at < json.size() && at < canonical.size() && json[at] == canonical[at]) ++at;
+  // 30 bytes either side, cut at character boundaries (never inside a UTF-8 sequence).
+  auto boundary = [](std::string_view s, std::size_t i) {
+    while (i > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) --i;
+    return std::min(i, s.size());
+  };
+  auto around = [&](std::string_view s) {
+    const std::size_t from = boundary(s, at > 30 ? at - 30 : 0);
+    const std::size_t to = boundary(s, at + 30);
+    return std::string(from > 0 ? "…" : "") + std::string(s.substr(from, to - from)) +
+           (to < s.size() ? "…" : "");
+  };
+  return "its canonical JSON differs from the manifest's at byte " + std::to_string(at) + ": " +
+         around(json) + " where the manifest has " + around(canonical);
 }
 
 bool CorpusEntry::in_set(std::string_view set) const {

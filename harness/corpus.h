@@ -19,6 +19,11 @@ struct CorpusEntry : ManifestEntry {
   bool in_set(std::string_view set) const;
   // True when `json` is the expected canonical JSON (compared by hash for long lines).
   bool canonical_matches(std::string_view json) const;
+  // "" when canonical_matches(json), else where it differs: the first differing byte with some
+  // context on both sides (or, for a manifest that keeps only a hash, the sizes).
+  std::string canonical_mismatch(std::string_view json) const;
+  // Whether the entry says what its message decodes to.
+  bool has_canonical() const { return !canonical.empty() || !canonical_sha256.empty(); }
 };
 
 // SHA-256 of bytes, lowercase hex.

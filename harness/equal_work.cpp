@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "codecs/canonical_json.h"
+#include "codecs/message_diff.h"
 #include "core/message_buffer.h"
 
 namespace sb {
@@ -91,30 +92,42 @@ void settle_walk(EqualWork& w, const std::vector<std::pair<const AdapterEntry*, 
   }
 }
 
-void settle_decode(EqualWork& w,
-                   const std::vector<std::pair<const AdapterEntry*, std::string>>& decoded,
+// An adapter's decoded message and its canonical JSON.
+struct Decoded {
+  const AdapterEntry* adapter;
+  std::string json;
+  rpc::Message message;
+};
+
+void settle_decode(EqualWork& w, const std::vector<Decoded>& decoded,
                    const std::vector<std::pair<const AdapterEntry*, std::string>>& refused) {
-  const std::string* ref = majority(decoded);
+  std::vector<std::pair<const AdapterEntry*, std::string>> votes;
+  for (const Decoded& d : decoded) votes.emplace_back(d.adapter, d.json);
+  const std::string* ref = majority(votes);
   if (ref == nullptr) {
     w.decode_refusal = first_refusal(refused);
     return;
   }
   w.canonical = *ref;
   const auto agreeing = static_cast<std::size_t>(std::count_if(
-      decoded.begin(), decoded.end(), [&](const auto& v) { return v.second == *ref; }));
+      decoded.begin(), decoded.end(), [&](const Decoded& d) { return d.json == *ref; }));
+  const rpc::Message& reference =
+      std::find_if(decoded.begin(), decoded.end(), [&](const Decoded& d) {
+        return d.json == *ref;
+      })->message;
+  const std::string others = agreeing == 1
+                                 ? "as the other adapter decodes it"
+                                 : "as " + std::to_string(agreeing) + " adapters decode it";
   for (AdapterVerdicts& v : w.adapters) {
-    for (const auto& [a, json] : decoded) {
-      if (a != v.adapter) continue;
-      if (json == *ref) {
+    for (const Decoded& d : decoded) {
+      if (d.adapter != v.adapter) continue;
+      if (d.json == *ref) {
         v.decode.timed = true;
-      } else {
-        const AdapterInfo& info = a->info();
-        v.decode.why = "its decoded value differs from the one " + std::to_string(agreeing) +
-                       " adapters agree on" +
-                       (!info.expands_entities        ? " (it decodes no entity references)"
-                        : !info.keeps_whitespace_text ? " (it drops whitespace-only text)"
-                                                      : "");
+        continue;
       }
+      // The difference itself, never a guess from the adapter's flags.
+      v.decode.wrong = true;
+      v.decode.why = "decodes it wrong: " + rpc::first_difference(d.message, reference, others);
     }
   }
 }
@@ -145,7 +158,8 @@ EqualWork check_equal_work(std::string_view bytes, std::span<const AdapterEntry*
                            const std::function<bool()>& stop) {
   EqualWork w;
   std::vector<std::pair<const AdapterEntry*, Digest>> read;
-  std::vector<std::pair<const AdapterEntry*, std::string>> decoded, walk_refused, decode_refused;
+  std::vector<Decoded> decoded;
+  std::vector<std::pair<const AdapterEntry*, std::string>> walk_refused, decode_refused;
   std::map<std::string, rpc::Family> family_of;  // canonical JSON -> the family detected
   MessageBuffer buf;
   for (const AdapterEntry* a : adapters) {
@@ -170,7 +184,7 @@ EqualWork check_equal_work(std::string_view bytes, std::span<const AdapterEntry*
     if (const Status s = adapter->decode(buf, context, m, report); s.ok()) {
       std::string json = rpc::to_canonical_json(m);
       family_of.emplace(json, report.family);
-      decoded.emplace_back(a, std::move(json));
+      decoded.push_back({a, std::move(json), std::move(m)});
     } else {
       v.decode.why = "cannot decode it: " + s.describe();
       decode_refused.emplace_back(a, s.describe());

@@ -2,8 +2,9 @@
 // timed, every adapter walks it (Digest) and decodes it (canonical JSON); the reference is what
 // most of the accepting adapters produce, ties broken by libxml2 (XML) or RapidJSON (JSON). An
 // adapter that refuses or disagrees is left out at that level with the reason, never timed on
-// different work; a named fastest mode (digest_exempt: no entity decoding) that differs only in
-// its text is kept and flagged, so its number is read knowing its work differs.
+// different work; a named fastest mode (digest_exempt: no entity decoding) whose Digest differs
+// only in its text is kept at walk and flagged, so its number is read knowing its work differs.
+// At decode nothing is exempt: an answer that differs is wrong, named with its first difference.
 #pragma once
 
 #include <functional>
@@ -29,6 +30,7 @@ const char* level_name(Level level);
 // What one adapter did at one level, and whether it may be timed there.
 struct LevelVerdict {
   bool timed = false;  // agrees with the reference: timed at this level
+  bool wrong = false;  // decode: it decoded the message, to another value than the reference's
   std::string why;     // not timed: the refusal or the disagreement, one line
   std::string flag;    // timed, but its work differs in a stated way (shown beside its number)
 };

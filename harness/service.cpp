@@ -192,7 +192,11 @@ DispatchResult Service::dispatch(const rpc::Message& call) const {
     out.response = make_fault(rpc::fault::method_not_found, "method not found: " + call.method);
     return out;
   }
-  std::vector<Value> params = call.params;
+  std::vector<Value> params;
+  if (std::string e = rpc::params_in_order(*op, call, params); !e.empty()) {
+    out.response = make_fault(rpc::fault::invalid_params, "invalid params: " + e);
+    return out;
+  }
   if (std::string e = check_params(*op, params); !e.empty()) {
     out.response = make_fault(rpc::fault::invalid_params, "invalid params: " + e);
     return out;

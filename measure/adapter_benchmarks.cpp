@@ -54,8 +54,7 @@ std::string check_once(Adapter& adapter, Level level, const CorpusEntry& file, M
       DecodeReport report;
       Status s = adapter.decode(buf, ctx, m, report);
       if (!s.ok()) return "decode failed: " + s.describe();
-      const std::string json = rpc::to_canonical_json(m);
-      return file.canonical_matches(json) ? "" : "canonical JSON differs from the manifest";
+      return file.canonical_mismatch(rpc::to_canonical_json(m));
     }
   }
   return "unknown level";
@@ -99,10 +98,22 @@ Settled settle(const AdapterEntry& entry, Level level, const CorpusEntry& file, 
   Settled out;
   std::unique_ptr<Adapter> adapter = entry.make(Limits{});
   // Correctness first: the parse/walk levels must also reproduce the digest (proof that the
-  // library read this file correctly); decode must reproduce the canonical JSON.
-  for (Level check : {Level::walk, level}) {
-    if (check == Level::walk && level == Level::decode) continue;
+  // library read this file correctly); decode must reproduce the canonical JSON, at every level:
+  // a mode that decodes a message wrong is timed at no level of it, so its parse or walk number
+  // never ranks where its answer is wrong (docs/architecture.md, "No silent wrong answer").
+  std::vector<Level> checks;
+  if (level != Level::decode) checks.push_back(Level::walk);
+  if (level == Level::decode || file.has_canonical()) checks.push_back(Level::decode);
+  if (level == Level::parse) checks.push_back(Level::parse);
+  for (Level check : checks) {
     std::string why = check_once(*adapter, check, file, input.copy(0), ctx);
+    if (!why.empty() && check == Level::decode && level != Level::decode) {
+      // A refusal is an answer too ("cannot decode it"): only a wrong value keeps it untimed.
+      why = why.starts_with("decode failed: ")
+                ? ""
+                : "decodes it wrong, so it is not timed at " + std::string(level_name(level)) +
+                      " either: " + why;
+    }
     input.restore_all();
     if (!why.empty()) {
       out.error = entry.info().name + ": " + file.path + ": " + why;

@@ -31,6 +31,7 @@ struct LeftOut {
   const AdapterEntry* adapter;  // which
   Level level;                  // at which level (parse stands for parse and walk)
   std::string why;              // one line
+  bool wrong = false;           // it decodes the message wrong (then it is out at every level)
 };
 
 struct PlannedFile {

@@ -77,11 +77,17 @@ void settle(PlannedFile& f, const CompareOptions& o, bool decode_wanted) {
   for (const AdapterVerdicts& v : w.adapters) {
     for (Level level : {Level::parse, Level::walk, Level::decode}) {
       if (!wants(o, level) || (level == Level::decode && w.canonical.empty())) continue;
-      const LevelVerdict& verdict = level == Level::decode ? v.decode : v.walk;
+      // An adapter whose answer is wrong is timed at no level of this message, so its parse
+      // or walk number never ranks (docs/architecture.md, "No silent wrong answer").
+      const LevelVerdict& verdict = level == Level::decode || v.decode.wrong ? v.decode : v.walk;
       if (!verdict.timed) {
-        // parse and walk share the walk verdict: said once, at the first of them.
-        const bool said = level == Level::walk && wants(o, Level::parse);
-        if (!said) f.left_out.push_back({v.adapter, level, verdict.why});
+        // Said once: parse and walk share the walk verdict (at the first of them); a wrong
+        // answer is decode's (at the first level wanted when decode is not).
+        const bool said = v.decode.wrong ? level != (wants(o, Level::decode)  ? Level::decode
+                                                     : wants(o, Level::parse) ? Level::parse
+                                                                              : Level::walk)
+                                         : level == Level::walk && wants(o, Level::parse);
+        if (!said) f.left_out.push_back({v.adapter, level, verdict.why, verdict.wrong});
         continue;
       }
       const std::string name =
@@ -112,7 +118,8 @@ void check_all(ComparePlan& plan, const CompareOptions& o,
     rpc::DecodeContext ctx =
         decode_context(f.file.entry, plan.contract ? &*plan.contract : nullptr);
     const Clock::time_point began = Clock::now();
-    f.work = check_equal_work(f.file.bytes, list, ctx, decode, past_deadline);
+    // Decoded whatever the levels asked: an adapter that answers wrong is timed at none.
+    f.work = check_equal_work(f.file.bytes, list, ctx, true, past_deadline);
     if (f.work.stopped) {
       plan.skipped.push_back(fmt::format(
           "budget: {} of {} messages not checked nor timed: the budget ended during the "
@@ -123,7 +130,7 @@ void check_all(ComparePlan& plan, const CompareOptions& o,
       plan.files.resize(i);
       break;
     }
-    const double runs = static_cast<double>(list.size() * (decode ? 2 : 1));
+    const double runs = static_cast<double>(list.size() * 2);
     f.run_s = std::chrono::duration<double>(Clock::now() - began).count() / std::max(runs, 1.0);
     settle(f, o, decode);
     if (Clock::now() - last > std::chrono::seconds(2)) {

@@ -51,28 +51,38 @@ using Ratios = std::map<std::string, std::map<std::string, std::vector<double>>>
 // Per level, per adapter: how many messages ranked it "fastest".
 using Wins = std::map<std::string, std::map<std::string, int>>;
 
+// Prints one level's table. Rows whose work differs in a stated way (†) print "work differs"
+// and are not ranked: the ranking words, the ratios and the "fastest" count are the other rows',
+// each ratio over the lowest median among them.
 void print_level(const PlannedFile& f, Level level, const std::vector<Row>& rows, Ratios& ratios,
                  Wins& fastest) {
   std::vector<std::vector<double>> candidates;
-  for (const Row& r : rows) candidates.push_back(r.result->samples);
+  for (const Row& r : rows) {
+    if (r.bench->flag.empty()) candidates.push_back(r.result->samples);
+  }
   const std::vector<std::string> words = ranking_words(candidates);
+  const auto base =
+      std::find_if(rows.begin(), rows.end(), [](const Row& r) { return r.bench->flag.empty(); });
   fmt::print("{:<7} {:<22} {:>10} {:>23} {:>9} {:>7} {:>9}  {}\n", level_name(level), "adapter",
              "µs", "[95% interval]", "MB/s", "allocs", "peak KiB", "rank");
   const double bytes = static_cast<double>(f.file.bytes.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
+  std::size_t ranked = 0;
+  for (const Row& r : rows) {
     const auto ci = median_ci(r.result->samples);
     const std::string interval =
         ci ? fmt::format("[{}, {}]{}", us(ci->lo), us(ci->hi), ci->coverage < kCiLevel ? "*" : "")
            : "(ran once)";
-    const std::string name = r.bench->adapter->info().name + (r.bench->flag.empty() ? "" : " †");
+    const bool flagged = !r.bench->flag.empty();
+    const std::string name = r.bench->adapter->info().name + (flagged ? " †" : "");
+    const std::string word = flagged ? "work differs" : words[ranked++];
     fmt::print("{:<7} {:<22} {:>10} {:>23} {:>9.1f} {:>7} {:>9}  {}\n", "", name, us(r.median_ns),
                interval, bytes / (r.median_ns * 1e-9) / 1e6,
                counter(*r.result, "allocs_per_msg", 1, "{:.0f}"),
-               counter(*r.result, "peak_heap_bytes", 1024, "{:.1f}"), words[i]);
+               counter(*r.result, "peak_heap_bytes", 1024, "{:.1f}"), word);
+    if (flagged) continue;
     const std::string& adapter = r.bench->adapter->info().name;
-    ratios[level_name(level)][adapter].push_back(r.median_ns / rows.front().median_ns);
-    if (words[i] == "fastest") ++fastest[level_name(level)][adapter];
+    ratios[level_name(level)][adapter].push_back(r.median_ns / base->median_ns);
+    if (word == "fastest") ++fastest[level_name(level)][adapter];
   }
   for (const Row& r : rows) {
     if (!r.bench->flag.empty())
@@ -80,8 +90,30 @@ void print_level(const PlannedFile& f, Level level, const std::vector<Row>& rows
   }
 }
 
+// One wrong answer: the message, the level it was said at, and why.
+struct WrongAnswer {
+  std::string message;
+  Level level;
+  std::string why;
+};
+// Per adapter: its wrong answers, in message order.
+using Wrong = std::map<std::string, std::vector<WrongAnswer>>;
+
+Wrong wrong_answers(const ComparePlan& plan) {
+  Wrong wrong;
+  for (const PlannedFile& f : plan.files) {
+    for (const LeftOut& l : f.left_out) {
+      if (l.wrong) wrong[l.adapter->info().name].push_back({f.file.label, l.level, l.why});
+    }
+  }
+  return wrong;
+}
+
 // Over every message: each adapter's geometric mean of time over the message's lowest median.
-void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files) {
+// An adapter that decodes any of the messages wrong is not ranked: it was timed only where it
+// answered right, so its mean would recommend it for the messages it gets wrong (the report's
+// rule, tools/sbtools/report/right_answers.py).
+void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files, const Wrong& wrong) {
   if (files < 2 || ratios.empty()) return;
   for (const auto& [level, by_adapter] : ratios) {
     fmt::print(
@@ -90,6 +122,7 @@ void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files) {
         level);
     std::vector<std::pair<double, std::string>> order;
     for (const auto& [adapter, rs] : by_adapter) {
+      if (wrong.count(adapter) > 0) continue;
       double log_sum = 0;
       for (double r : rs) log_sum += std::log(r);
       order.emplace_back(std::exp(log_sum / static_cast<double>(rs.size())), adapter);
@@ -102,6 +135,18 @@ void print_summary(const Ratios& ratios, Wins& fastest, std::size_t files) {
   }
 }
 
+// The adapters left out of the ranking, each wrong answer with its reason (each was also named
+// on stderr before timing).
+void print_wrong(const Wrong& wrong) {
+  if (wrong.empty()) return;
+  fmt::print("\nnot ranked over the messages (a wrong answer on at least one):\n");
+  for (const auto& [adapter, answers] : wrong) {
+    for (const WrongAnswer& w : answers) {
+      fmt::print("{}: {} {}: {}\n", adapter, w.message, level_name(w.level), w.why);
+    }
+  }
+}
+
 }  // namespace
 
 void print_left_out(const ComparePlan& plan) {
@@ -110,6 +155,11 @@ void print_left_out(const ComparePlan& plan) {
       std::fprintf(stderr, "%s: %s\n", f.file.label.c_str(), n.c_str());
     }
     for (const LeftOut& l : f.left_out) {
+      if (l.wrong) {
+        std::fprintf(stderr, "wrong answer: %s: %s %s (timed at no level of this message)\n",
+                     f.file.label.c_str(), l.adapter->info().name.c_str(), l.why.c_str());
+        continue;
+      }
       std::fprintf(stderr, "not timed: %s: %s at %s: %s\n", f.file.label.c_str(),
                    l.adapter->info().name.c_str(), level_name(l.level), l.why.c_str());
     }
@@ -135,7 +185,9 @@ void print_compare_table(const ComparePlan& plan, const std::map<std::string, Ru
       "two-sided Mann-Whitney U test gives p <= {} against every other adapter and the "
       "intervals do not overlap, else \"tied\" / \"behind\" (the report's rule).\n",
       kRankAlpha);
-  print_summary(ratios, fastest, plan.files.size());
+  const Wrong wrong = wrong_answers(plan);
+  print_summary(ratios, fastest, plan.files.size(), wrong);
+  print_wrong(wrong);
 }
 
 }  // namespace sb::bench

@@ -6,6 +6,9 @@
 //   explicit Impl(const Limits&);
 //   Status parse(MessageBuffer&);                           level `parse`
 //   template <class Sink> Status events(MessageBuffer&, Sink&);   parse + deliver every event
+// and may provide, when its decode level needs more than its walk delivers (JSON members in the
+// order sent, qt6_json_dom.cpp):
+//   template <class Sink> Status decode_events(MessageBuffer&, Sink&);
 #pragma once
 
 #include <memory>
@@ -14,7 +17,9 @@
 #include "codecs/processing_instruction.h"
 #include "codecs/xml_decoder.h"
 #include "parsers/adapter.h"
+#include "parsers/declared_encoding.h"
 #include "parsers/json_guard.h"
+#include "parsers/leaf_text.h"
 #include "parsers/markup_guard.h"
 
 namespace sb {
@@ -65,7 +70,26 @@ class AdapterT final : public Adapter {
         return Status::limit(std::string(rpc::kSoapPiRefusal),
                              Location{.offset = static_cast<std::int64_t>(at)});
       }
+      if (!info_.reads_declared_encoding) {
+        if (const std::string_view encoding = declared_non_utf8_encoding(message.view());
+            !encoding.empty()) {
+          report.fault_code = rpc::fault::parse_error;
+          return Status::invalid("the message declares encoding '" + std::string(encoding) + "'; " +
+                                 info_.library + " reads UTF-8 only here (XML 1.0 section 4.3.3)");
+        }
+      }
       xml_decoder_.reset(context, &out);
+      // Text the library drops, found before it parses (an in-situ parse rewrites the bytes).
+      if (info_.decode_restores_text != TextLoss::none &&
+          leaf_texts_.find(message.view(), info_.decode_restores_text)) {
+        LeafTextSink<rpc::XmlDecoder> sink(xml_decoder_, leaf_texts_);
+        const Status s = impl_.events(message, sink);
+        if (!sink.error().empty()) {
+          report.fault_code = rpc::fault::parse_error;
+          return Status::invalid(sink.error());
+        }
+        return finish_decode(s, xml_decoder_, report);
+      }
       return finish_decode(impl_.events(message, xml_decoder_), xml_decoder_, report);
     } else {
       if (info_.decode_markup_guard && message.size() >= json_guard_threshold(limits_)) {
@@ -76,7 +100,12 @@ class AdapterT final : public Adapter {
         }
       }
       json_decoder_.reset(context, &out);
-      return finish_decode(impl_.events(message, json_decoder_), json_decoder_, report);
+      // An Impl whose decode level needs more than its walk (Qt's key order) says so.
+      if constexpr (requires { impl_.decode_events(message, json_decoder_); }) {
+        return finish_decode(impl_.decode_events(message, json_decoder_), json_decoder_, report);
+      } else {
+        return finish_decode(impl_.events(message, json_decoder_), json_decoder_, report);
+      }
     }
   }
 
@@ -103,6 +132,7 @@ class AdapterT final : public Adapter {
   XmlDigestBuilder xml_digest_;    // reused across messages
   JsonDigestBuilder json_digest_;  // reused across messages
   rpc::XmlDecoder xml_decoder_;    // reused across messages
+  LeafTexts leaf_texts_;           // text the library drops, restored at decode
   rpc::JsonDecoder json_decoder_;  // reused across messages
 };
 

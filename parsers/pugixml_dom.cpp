@@ -11,8 +11,13 @@ namespace sb {
 namespace {
 
 // parse_default plus parse_doctype, so that a DOCTYPE becomes a node the policy can reject;
-// without it pugixml skips the DOCTYPE silently. Costs nothing on documents without one.
-constexpr unsigned kParseOptions = pugi::parse_default | pugi::parse_doctype;
+// without it pugixml skips the DOCTYPE silently (costs nothing on documents without one); plus
+// parse_ws_pcdata_single, pugixml's documented option for the whitespace-only text of an element
+// with no other child (<string>   </string> is "   ", an XML-RPC value), which parse_default
+// drops. It keeps only that: the whitespace between elements stays out of the tree, and the
+// Digest drops such runs anyway (docs/architecture.md, "Text a library drops").
+constexpr unsigned kParseOptions =
+    pugi::parse_default | pugi::parse_doctype | pugi::parse_ws_pcdata_single;
 
 template <bool kInplace>
 class PugixmlDom {
@@ -100,8 +105,8 @@ AdapterInfo pugixml_info(bool inplace) {
       .version = pugixml_version(),
       .format = Format::xml,
       .model = Model::dom,
-      .mode = inplace ? "load_buffer_inplace, parse_default|parse_doctype"
-                      : "load_buffer, parse_default|parse_doctype",
+      .mode = inplace ? "load_buffer_inplace, parse_default|parse_doctype|parse_ws_pcdata_single"
+                      : "load_buffer, parse_default|parse_doctype|parse_ws_pcdata_single",
       .validates_utf8 = false,
       .expands_entities = true,
       .processes_namespaces = false,
@@ -113,8 +118,13 @@ AdapterInfo pugixml_info(bool inplace) {
                (inplace ? "parses in the caller's buffer" : "copies the input") +
                "; unknown entity references are kept as text; lenient by design: rejects 42% of "
                "the W3C suite's not-well-formed documents without a DOCTYPE (the XML "
-               "declaration, name characters and comments are not checked; docs/conformance.md)",
-      .keeps_whitespace_text = false,
+               "declaration, name characters and comments are not checked; docs/conformance.md); "
+               "parse_ws_pcdata_single keeps an element's whitespace-only text when it has no "
+               "other child; beside a comment or CDATA section inside a value such text is "
+               "dropped, and decode restores it from the message (parsers/leaf_text.h)",
+      .keeps_whitespace_text = true,
+      .decode_restores_text = TextLoss::runs_by_markup,
+      .reads_declared_encoding = false,  // encoding_utf8: the bytes are read as UTF-8
   };
 }
 

@@ -144,8 +144,12 @@ const AdapterInfo& qt6_dom_info() {
           "QDomDocument reused; holds every string in UTF-16, converted back to UTF-8 for the "
           "walk (an inherent cost with a UTF-8 consumer); its build is quadratic in depth, so "
           "messages with more '<' than max_depth are pre-scanned for depth and DOCTYPE (the "
-          "RapidXML adapter's scan); attributes come in hash order; no QCoreApplication needed",
+          "RapidXML adapter's scan); attributes come in hash order; no QCoreApplication needed; "
+          "whitespace-only text is dropped (6.4 has no option to keep it; "
+          "ParseOption::PreserveSpacingOnlyNodes came with 6.5): decode restores it from the "
+          "message (parsers/leaf_text.h)",
       .keeps_whitespace_text = false,
+      .decode_restores_text = TextLoss::whitespace_runs,
       // QDomNamedNodeMap::item(i) is linear in i: decode pre-scans the attribute bounds.
       .decode_markup_guard = true,
   };

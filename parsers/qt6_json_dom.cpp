@@ -8,11 +8,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "parsers/adapter_impl.h"
 #include "parsers/adapters.h"
+#include "parsers/json_key_order.h"
 #include "parsers/qt6_common.h"
 
 namespace sb {
@@ -46,8 +49,22 @@ class Qt6JsonDom {
   Status events(MessageBuffer& message, Sink& sink) {
     Status s = parse(message);
     if (!s.ok()) return s;
-    // fromJson accepts only an object or an array at the top (RFC 4627).
-    return emit_tree(doc_.isObject() ? QJsonValue(doc_.object()) : QJsonValue(doc_.array()), sink);
+    order_ = nullptr;
+    return emit_tree(root(), sink);
+  }
+
+  // The decode level: members in the order sent, which QJsonObject does not keep (it sorts its
+  // keys), read from the message (parsers/json_key_order.h); the walk keeps Qt's order.
+  template <class Sink>
+  Status decode_events(MessageBuffer& message, Sink& sink) {
+    Status s = parse(message);
+    if (!s.ok()) return s;
+    if (!key_order_.read(message.view())) {
+      return Status::invalid("the members' order of this message cannot be read (Qt sorts them)");
+    }
+    order_ = &key_order_;
+    objects_ = numbers_ = 0;
+    return emit_tree(root(), sink);
   }
 
  private:
@@ -55,7 +72,42 @@ class Qt6JsonDom {
   struct Frame {
     QJsonValue container;  // object or array (shares the document's data)
     qsizetype index;       // next member / element to visit
+    std::size_t object;    // an object's number in document order (order_'s)
   };
+
+  // fromJson accepts only an object or an array at the top (RFC 4627).
+  QJsonValue root() const {
+    return doc_.isObject() ? QJsonValue(doc_.object()) : QJsonValue(doc_.array());
+  }
+
+  // The `index`th member of object `o` (number `object`) in the order sent: its key on the sink,
+  // its value in *v. Status::invalid when Qt's object does not hold the members sent: a key sent
+  // twice, of which QJsonObject keeps only the last.
+  template <class Sink>
+  Status member_as_sent(const QJsonObject& o, std::size_t object, qsizetype index, Sink& sink,
+                        QJsonValue* v) {
+    const std::span<const std::string_view> keys = order_->keys(object);
+    if (static_cast<qsizetype>(keys.size()) != o.size()) return duplicate_key(keys);
+    const std::string_view key = keys[static_cast<std::size_t>(index)];
+    const bool latin1 = std::all_of(key.begin(), key.end(),
+                                    [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+    const auto it = latin1 ? o.constFind(QLatin1StringView(key.data(), key.size()))
+                           : o.constFind(QString::fromUtf8(key.data(), key.size()));
+    if (it == o.constEnd()) return duplicate_key(keys);
+    if (!sink.key(key)) return Status::stopped();
+    *v = it.value();
+    return Status::success();
+  }
+
+  static Status duplicate_key(std::span<const std::string_view> keys) {
+    std::vector<std::string_view> sorted(keys.begin(), keys.end());
+    std::sort(sorted.begin(), sorted.end());
+    const auto it = std::adjacent_find(sorted.begin(), sorted.end());
+    return Status::invalid(
+        "Qt's QJsonObject keeps only the last value of a key sent twice" +
+        (it != sorted.end() ? " (\"" + std::string(*it) + "\")" : std::string()) +
+        ": the object cannot be delivered as sent");
+  }
 
   // Iterative pre-order walk (no recursion); max_depth is applied here (the parse level only
   // has Qt's own kQtNestingLimit).
@@ -69,8 +121,9 @@ class Qt6JsonDom {
         // Every container counts, empty ones too; a non-empty one stays open (emit_value
         // closed an empty one).
         if (stack_.size() >= limits_.max_depth) return too_deep(limits_.max_depth);
+        const std::size_t object = v.isObject() ? objects_++ : 0;
         if (v.isObject() ? !v.toObject().isEmpty() : !v.toArray().isEmpty()) {
-          stack_.push_back({v, 0});
+          stack_.push_back({v, 0, object});
         }
       }
       // Next: the next child of the innermost open container, closing the finished ones.
@@ -79,6 +132,10 @@ class Qt6JsonDom {
         Frame& f = stack_.back();
         if (f.container.isObject()) {
           const QJsonObject o = f.container.toObject();
+          if (f.index < o.size() && order_ != nullptr) {
+            if (Status s = member_as_sent(o, f.object, f.index++, sink, &v); !s.ok()) return s;
+            break;
+          }
           if (f.index < o.size()) {
             const auto it = o.begin() + f.index++;
             if (!sink.key(utf8_.convert(it.key(), text_))) return Status::stopped();
@@ -111,7 +168,15 @@ class Qt6JsonDom {
       case QJsonValue::Double:
         // Qt stores a number as an integer when its value is one (2.0, 1e2 and -0.0 too), so
         // "written without fraction" cannot be told apart: the stored type decides.
-        if (v.toVariant().typeId() == QMetaType::LongLong) return sink.int_value(v.toInteger());
+        if (v.toVariant().typeId() == QMetaType::LongLong) {
+          // Decoding, the message says how the number was written (parsers/json_key_order.h).
+          const std::size_t n = numbers_++;
+          if (order_ == nullptr || !order_->written_as_double(n))
+            return sink.int_value(v.toInteger());
+          const auto d = static_cast<double>(v.toInteger());
+          return sink.double_value(d == 0 && order_->written_negative(n) ? -0.0 : d);
+        }
+        ++numbers_;
         return sink.double_value(v.toDouble());
       case QJsonValue::String:
         return sink.string_value(utf8_.convert(v.toString(), text_));
@@ -123,11 +188,15 @@ class Qt6JsonDom {
     return true;
   }
 
-  Limits limits_;             // depth policy
-  QJsonDocument doc_;         // the last message's document
-  qt6::Utf8 utf8_;            // UTF-16 -> UTF-8 for keys and strings
-  std::string text_;          // UTF-8 of one key or string
-  std::vector<Frame> stack_;  // scratch for the walk
+  Limits limits_;                        // depth policy
+  QJsonDocument doc_;                    // the last message's document
+  JsonKeyOrder key_order_;               // the members' order as sent (decode)
+  const JsonKeyOrder* order_ = nullptr;  // &key_order_ while decoding, else Qt's order
+  std::size_t objects_ = 0;              // objects opened so far (decode)
+  std::size_t numbers_ = 0;              // numbers delivered so far (decode)
+  qt6::Utf8 utf8_;                       // UTF-16 -> UTF-8 for keys and strings
+  std::string text_;                     // UTF-8 of one key or string
+  std::vector<Frame> stack_;             // scratch for the walk
 };
 
 }  // namespace

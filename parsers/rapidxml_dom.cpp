@@ -4,6 +4,7 @@
 #include <rapidxml/rapidxml.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -91,6 +92,23 @@ class RapidxmlDom {
   static std::string_view name_of(const Node* n) { return {n->name(), n->name_size()}; }
   static std::string_view value_of(const Node* n) { return {n->value(), n->value_size()}; }
 
+  // A text node's characters with line ends normalised (XML 1.0 section 2.11: "\r\n" and a
+  // lone "\r" read as "\n"), which RapidXML leaves as written; a copy only when there is a "\r".
+  std::string_view text_of(const Node* n) {
+    const std::string_view v = value_of(n);
+    if (v.empty() || std::memchr(v.data(), '\r', v.size()) == nullptr) return v;
+    line_ends_.clear();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] != '\r') {
+        line_ends_ += v[i];
+      } else {
+        line_ends_ += '\n';
+        if (i + 1 < v.size() && v[i + 1] == '\n') ++i;
+      }
+    }
+    return line_ends_;
+  }
+
   // Iterative pre-order walk (no recursion). The pre-scan already bounded the depth; the check
   // here keeps the walk safe on its own.
   template <class Sink>
@@ -108,7 +126,7 @@ class RapidxmlDom {
         }
         if (!sink.start_element(name_of(n), attributes_)) return Status::stopped();
         if constexpr (kNoDataNodes) {
-          if (n->value_size() != 0 && !sink.text(value_of(n))) return Status::stopped();
+          if (n->value_size() != 0 && !sink.text(text_of(n))) return Status::stopped();
         }
         if (const Node* child = n->first_node()) {
           n = child;
@@ -117,7 +135,7 @@ class RapidxmlDom {
         if (!sink.end_element(name_of(n))) return Status::stopped();
         --depth;
       } else if (type == rapidxml::node_data || type == rapidxml::node_cdata) {
-        if (!sink.text(value_of(n))) return Status::stopped();
+        if (!sink.text(text_of(n))) return Status::stopped();
       }
       // Advance: the next sibling, or close parents until one has a next sibling.
       for (;;) {
@@ -167,6 +185,7 @@ class RapidxmlDom {
   rapidxml::xml_document<char> doc_;      // reused; clear() before each parse frees its pool
   const Node* root_ = nullptr;            // the root element of the last parse
   std::vector<XmlAttribute> attributes_;  // scratch for one element's attributes
+  std::string line_ends_;                 // scratch: a text node with its line ends normalised
 };
 
 AdapterInfo rapidxml_info(bool fastest) {
@@ -195,10 +214,15 @@ AdapterInfo rapidxml_info(bool fastest) {
                       "names not checked; lenient by design: rejects 46-49% of the W3C suite's "
                       "not-well-formed documents without a DOCTYPE (docs/conformance.md); ") +
           (fastest ? "no entity decoding, CDATA skipped, only an element's first text run "
-                     "is kept"
+                     "is kept: decode restores a leaf's CDATA and later runs from the message "
+                     "(parsers/leaf_text.h), its references still undecoded; "
                    : "parses in the caller's buffer; unknown entity references kept as "
-                     "text"),
+                     "text; ") +
+          "whitespace-only text is dropped in every mode (whitespace before '<' never makes a "
+          "data node): decode restores it from the message",
       .keeps_whitespace_text = false,
+      .decode_restores_text = fastest ? TextLoss::runs_and_cdata : TextLoss::whitespace_runs,
+      .reads_declared_encoding = false,  // RapidXML reads UTF-8 (or any 8-bit bytes) as is
   };
 }
 

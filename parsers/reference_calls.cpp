@@ -40,9 +40,10 @@ ReferenceParser::~ReferenceParser() {
 bool ReferenceParser::parse(MessageBuffer& message) {
 #if SB_HAVE_PUGIXML
   if (impl_->library == "pugixml") {
-    return static_cast<bool>(impl_->pugi_doc.load_buffer(message.data(), message.size(),
-                                                         pugi::parse_default | pugi::parse_doctype,
-                                                         pugi::encoding_utf8));
+    return static_cast<bool>(impl_->pugi_doc.load_buffer(
+        message.data(), message.size(),
+        pugi::parse_default | pugi::parse_doctype | pugi::parse_ws_pcdata_single,
+        pugi::encoding_utf8));
   }
 #endif
 #if SB_HAVE_LIBXML2

@@ -165,8 +165,12 @@ const AdapterInfo& tinyxml2_dom_info() {
           "that is not first in the document (after a comment, inside an element: "
           "XML_ERROR_PARSING_DECLARATION), so it cannot read such XML-RPC messages; lenient by "
           "design: rejects 43% of the W3C suite's not-well-formed documents without a DOCTYPE "
-          "(docs/conformance.md)",
+          "(docs/conformance.md); whitespace-only text is dropped (9.0 has no option to keep it; "
+          "10.0's PEDANTIC_WHITESPACE came later): decode restores it from the message "
+          "(parsers/leaf_text.h)",
       .keeps_whitespace_text = false,
+      .decode_restores_text = TextLoss::whitespace_runs,
+      .reads_declared_encoding = false,  // tinyxml2 reads UTF-8 only (its documentation)
       // The library is quadratic in attributes per element: decode pre-scans the bounds.
       .decode_markup_guard = true,
   };

@@ -9,11 +9,13 @@
 #include "codecs/canonical_json.h"
 #include "parsers/registry.h"
 #include "tests/corpus_fixture.h"
+#include "tests/decode_fixture.h"
 
 namespace sb {
 namespace {
 
 using test::corpus;
+using test::expect_every_adapter_decodes;
 
 struct AdapterFamily {
   std::string adapter;  // registry name
@@ -23,7 +25,6 @@ struct AdapterFamily {
 std::vector<AdapterFamily> adapter_families() {
   std::vector<AdapterFamily> out;
   for (const AdapterEntry& e : adapters()) {
-    if (e.info().digest_exempt) continue;  // no entity decoding: values legitimately differ
     for (const std::string& f : test::families()) {
       if ((f == "jsonrpc") == (e.info().format == Format::json)) out.push_back({e.info().name, f});
     }
@@ -41,7 +42,12 @@ TEST_P(DecodeTest, CanonicalEqualsManifest) {
   int checked = 0;
   for (const CorpusEntry& e : corpus().entries()) {
     if (e.hostile || e.family != GetParam().family) continue;
-    buffer.assign(corpus().read(e));
+    const std::string bytes = corpus().read(e);
+    // A mode that decodes no references (RapidXML's parse_fastest) differs where the message has
+    // one: its documented trade, which equal work and the benchmarks name. Everything else,
+    // CDATA and whitespace-only text included, it must decode as the manifest says.
+    if (!adapter->info().expands_entities && bytes.find('&') != std::string::npos) continue;
+    buffer.assign(bytes);
     rpc::DecodeContext context;
     context.method = e.operation;  // responses of XML-RPC / JSON-RPC need it
     DecodeReport report;
@@ -81,9 +87,8 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
   int checked = 0;
   for (const AdapterEntry& entry : adapters()) {
     if (entry.info().format != Format::json) continue;
-    // A digest-exempt JSON library keeps no int/double distinction: Qt 6 stores every integral
-    // number as an integer, so -0.0 loses its sign (docs/findings.md).
-    if (entry.info().digest_exempt) continue;
+    // Qt 6 stores every integral number as an integer (-0.0 and 2.0 too): its decode level reads
+    // how each number was written from the message (parsers/json_key_order.h).
     std::unique_ptr<Adapter> adapter = entry.make(Limits{});
     for (int round = 0; round < 2; ++round) {  // in-situ adapters get a fresh copy each time
       MessageBuffer buffer(message);
@@ -109,27 +114,6 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
     ++checked;
   }
   EXPECT_GE(checked, 5);
-}
-
-// Every adapter of `format` decodes each (message, canonical JSON) case to that JSON; returns how
-// many adapters were checked.
-int expect_every_adapter_decodes(Format format,
-                                 const std::vector<std::pair<std::string, std::string>>& cases) {
-  int checked = 0;
-  for (const AdapterEntry& entry : adapters()) {
-    if (entry.info().format != format) continue;
-    std::unique_ptr<Adapter> adapter = entry.make(Limits{});
-    for (const auto& [message, expected] : cases) {
-      MessageBuffer buffer(message);
-      rpc::Message out;
-      DecodeReport report;
-      const Status s = adapter->decode(buffer, rpc::DecodeContext{}, out, report);
-      EXPECT_TRUE(s.ok()) << entry.info().name << ": " << s.describe();
-      EXPECT_EQ(rpc::to_canonical_json(out), expected) << entry.info().name;
-    }
-    ++checked;
-  }
-  return checked;
 }
 
 // A fault's <detail> may carry another stack's own entries with text (Apache Axis adds its

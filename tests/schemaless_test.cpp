@@ -86,7 +86,7 @@ TEST(JsonRpcBatch, DecodesAsABatchWhenAskedAndIsRefusedOtherwise) {
     if (a.info().format != sb::Format::json) continue;
     EXPECT_EQ(decode(a.info().name, batch, true),
               R"({"kind":"batch","messages":[{"kind":"call","method":"add","params":[1,2]},)"
-              R"({"kind":"call","method":"SubmitOrder","params":[7]},)"
+              R"({"kind":"call","method":"SubmitOrder","params":{"id":7}},)"
               R"({"kind":"response","method":"","result":"ok"}]})")
         << a.info().name;
     EXPECT_THAT(decode(a.info().name, batch), HasSubstr("batch requests are not supported"));

@@ -229,6 +229,47 @@ TEST(WsdlReader, SoapEncodingArraysAndRecursiveTypes) {
       R"({"kind":"call","method":"count","params":[{"v":1,"kids":[{"v":2,"kids":[]},{"v":3,"kids":[]}]}]})");
 }
 
+// SOAP 1.2 rpc/encoded (the SOAP 1.2 interop rounds' WSDL,
+// corpus/wild/axis1/wsdl/soap12-test.wsdl): an array by restriction of enc:Array, and a response
+// whose first child is rpc:result, which names the return accessor (SOAP 1.2 Part 2 section 4.2.3)
+// and is no result of its own.
+TEST(WsdlReader, Soap12RpcResultAndEncArrays) {
+  const std::string wsdl = R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+    xmlns:soap12="http://schemas.xmlsoap.org/wsdl/soap12/" xmlns:xsd="http://www.w3.org/2001/XMLSchema"
+    xmlns:enc="http://www.w3.org/2003/05/soap-encoding" xmlns:t="urn:t" targetNamespace="urn:t">
+  <types><xsd:schema targetNamespace="urn:t">
+    <xsd:import namespace="http://www.w3.org/2003/05/soap-encoding"/>
+    <xsd:complexType name="ArrayOfstring"><xsd:complexContent><xsd:restriction base="enc:Array">
+      <xsd:sequence><xsd:element name="item" type="xsd:string" minOccurs="0" maxOccurs="unbounded"/>
+      </xsd:sequence><xsd:attributeGroup ref="enc:arrayAttributes"/></xsd:restriction>
+    </xsd:complexContent></xsd:complexType>
+  </xsd:schema></types>
+  <message name="in"><part name="inputStringArray" type="t:ArrayOfstring"/></message>
+  <message name="out"><part name="return" type="xsd:int"/></message>
+  <portType name="P"><operation name="countItems"><input message="t:in"/><output message="t:out"/></operation></portType>
+  <binding name="B" type="t:P"><soap12:binding style="rpc" transport="http://schemas.xmlsoap.org/soap/http"/>
+    <operation name="countItems"><soap12:operation soapAction=""/>
+      <input><soap12:body use="encoded" namespace="urn:t" encodingStyle="http://www.w3.org/2003/05/soap-encoding"/></input>
+      <output><soap12:body use="encoded" namespace="urn:t" encodingStyle="http://www.w3.org/2003/05/soap-encoding"/></output></operation>
+  </binding></definitions>)";
+  const sb::rpc::Contract c = load("soap12-rpc.wsdl", wsdl);
+  const std::string head =
+      R"(<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><e:Body>)";
+  const std::string call = head +
+                           R"(<t:countItems xmlns:t="urn:t" e:encodingStyle="http://www.w3.org/)"
+                           R"(2003/05/soap-encoding"><inputStringArray><item>a</item><item>b)"
+                           R"(</item></inputStringArray></t:countItems></e:Body></e:Envelope>)";
+  EXPECT_EQ(decode("libxml2/dom", call, &c),
+            R"({"kind":"call","method":"countItems","params":[["a","b"]]})");
+  const std::string response =
+      head +
+      R"(<t:countItemsResponse xmlns:t="urn:t" e:encodingStyle="http://www.w3.org/2003/05/)"
+      R"(soap-encoding"><r:result xmlns:r="http://www.w3.org/2003/05/soap-rpc">return</r:result>)"
+      R"(<return>2</return></t:countItemsResponse></e:Body></e:Envelope>)";
+  EXPECT_EQ(decode("libxml2/dom", response, &c),
+            R"({"kind":"response","method":"countItems","result":2})");
+}
+
 // Outside the subset: the operation is refused with the construct named; the others go on.
 TEST(WsdlReader, UnsupportedConstructsAreNamed) {
   struct Case {

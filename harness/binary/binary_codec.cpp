@@ -92,6 +92,7 @@ class Writer {
     put_u8(out_, static_cast<std::uint8_t>(m.kind));
     switch (m.kind) {
       case MessageKind::call:
+        if (!m.param_names.empty()) return fail("a call with params by name (JSON-RPC's)");
         if (!str(m.method) || !count(m.params.size())) return false;
         for (const Value& p : m.params) {
           if (!value(p)) return false;

@@ -120,6 +120,74 @@ class BadInputTest(unittest.TestCase):
         self.assertTrue(ctx.get("machine_id"))
 
 
+class WrongAnswerTest(unittest.TestCase):
+    """An adapter that decodes a message wrong (RapidXML's fastest mode, which decodes no entity
+    references) is named with its first difference, timed at no level of that message, and never
+    ranked in the summary; where it answers right (CDATA, whitespace-only text) it is timed."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="sb-wrong-")
+        d = os.path.join(cls.tmp.name, "mine")
+        os.makedirs(d)
+        value = "<methodCall><methodName>echo</methodName><params><param><value>{}</value>" \
+                "</param></params></methodCall>"
+        files = {"entity.xml": value.format("<string>a &amp; b</string>"),
+                 "cdata.xml": value.format("<string><![CDATA[test]]></string>"),
+                 "blank.xml": value.format("<string>   </string>")}
+        for name, text in files.items():
+            with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        cls.json = os.path.join(cls.tmp.name, "compare.json")
+        cls.r = run(d, "--parser", "rapidxml/dom-fastest", "--parser", "rapidxml/dom",
+                    "--parser", "pugixml/dom", "--level", "parse", "--level", "decode",
+                    "--min-time", "0.001", "--repetitions", "2", "--no-pin", "--json", cls.json,
+                    cwd=cls.tmp.name)
+        with open(cls.json, encoding="utf-8") as f:
+            cls.doc = json.load(f)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_named_by_its_first_difference(self):
+        self.assertEqual(self.r.returncode, 0, self.r.stderr)
+        self.assertIn('wrong answer: mine/entity.xml: rapidxml/dom-fastest decodes it wrong: '
+                      'params[0] is "a &amp; b", not "a & b" as 2 adapters decode it',
+                      self.r.stderr)
+        self.assertNotIn("decodes no entity references", self.r.stderr)
+        self.assertEqual(self.r.stderr.count("wrong answer:"), 1, self.r.stderr)
+
+    def test_timed_at_no_level_of_that_message(self):
+        names = {b["run_name"] for b in self.doc["benchmarks"]}
+        self.assertFalse([n for n in names if "rapidxml-dom-fastest" in n and "entity" in n])
+        for level in ("parse", "decode"):
+            for message in ("cdata", "blank"):
+                self.assertIn(f"{level}/rapidxml-dom-fastest/xmlrpc/mine/{message}.xml", names)
+        self.assertIn("compare_out:decode/rapidxml-dom-fastest/xmlrpc/mine/entity.xml",
+                      self.doc["context"])
+
+    def test_never_ranked_in_the_summary(self):
+        out = self.r.stdout
+        summary = out[out.index("over the messages"):]
+        ranked = [line for line in summary.splitlines() if "×  over" in line]
+        self.assertTrue(ranked)
+        self.assertFalse([line for line in ranked if "rapidxml/dom-fastest" in line])
+        tail = summary[summary.index("not ranked over the messages (a wrong answer on at least "
+                                     "one):"):]
+        self.assertIn('rapidxml/dom-fastest: mine/entity.xml decode: decodes it wrong: params[0] '
+                      'is "a &amp; b", not "a & b"', tail)
+
+    def test_work_that_differs_is_not_ranked_in_its_table(self):
+        # Parse shares walk's verdict: the fastest mode skips CDATA, so its work on cdata.xml
+        # differs (†): shown, but never "fastest" nor the base of the ratios.
+        table = self.r.stdout[self.r.stdout.index("== mine/cdata.xml"):]
+        table = table[:table.index("\n\n")]
+        rows = [line for line in table.splitlines() if "rapidxml/dom-fastest †" in line]
+        self.assertTrue(rows, table)
+        self.assertTrue(all(line.endswith("work differs") for line in rows), table)
+
+
 class ManyFilesTest(unittest.TestCase):
     def test_ten_thousand_files_listed_in_one_line(self):
         with tempfile.TemporaryDirectory(prefix="sb-many-") as tmp:
