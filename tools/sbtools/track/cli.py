@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from . import TrackError, attribution, fingerprint, gate, history, importers, store, summary
+from . import TrackError, ab, attribution, fingerprint, gate, history, importers, store, summary
 from .store import DuplicateRun
 
 PROG = "tools/track"
@@ -21,6 +21,7 @@ examples:
   tools/track gate build/icount.json              # a pull request's counts against the history
   tools/track changes --limit 10                  # newest change points first
   tools/track site build/track-site               # the dashboard (open index.html)
+  tools/track ab ../base/build build              # timing A/B of two build trees (no store)
 """
 
 
@@ -277,12 +278,15 @@ def parser():
             p.add_argument("--all", action="store_true", help="every series of each group")
             p.add_argument("--json", action="store_true", help="machine-readable output")
         p.set_defaults(run=cmd_changes if name == "changes" else cmd_site)
+    ab.add_parser(sub)  # tools/track ab: its own module, no store
     return ap
 
 
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
+        if getattr(args, "no_store", False):
+            return args.run(args)
         create = args.verb in ("import", "record", "gate")
         with store.open_store(args.db, create=create) as db:
             return args.run(args, db)
