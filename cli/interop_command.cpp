@@ -1,12 +1,16 @@
 // soapbench interop: the interop matrix (docs/peers.md). Every client stack against every server
 // stack that speaks the family, itself included, for every operation of the contract, each answer
 // checked against the contract's (harness/answer_check.h); one malformed request per server, which
-// must get that stack's fault. Servers and peer clients are child processes started by path
-// (harness/peer_process.h); our client runs in-process. Peers default to this build's programs.
+// must get that stack's fault. The stacks are soapbench and the peers the build declares
+// (harness/peer_list.h: what each speaks, serves and takes on its command line); servers and peer
+// clients are child processes started by path (harness/peer_process.h); our client runs
+// in-process. Peers default to this build's programs.
 #include <fmt/core.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,12 +18,15 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
 #include "client/interop.h"
 #include "codecs/canonical_json.h"
 #include "harness/answer_check.h"
+#include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "harness/run_context.h"
 
@@ -29,48 +36,41 @@ namespace {
 
 using std::chrono::milliseconds;
 
+// Our stack's name in the matrix (client, server and reference).
+constexpr const char* kOurs = "soapbench";
+
 // The programs the matrix runs; empty: that peer is not built (its cells are "off").
 struct Programs {
-  std::string soapbench_server;      // `soapbench serve` (default: this executable)
-  std::string gsoap_server;          // peers/gsoap/gsoap_server
-  std::string gsoap_client;          // peers/gsoap/gsoap_client
-  std::string xmlrpc_c_server;       // peers/xmlrpc-c/xmlrpc_c_server
-  std::string xmlrpc_c_client;       // peers/xmlrpc-c/xmlrpc_c_client
-  std::string soaplite_server;       // peers/scripting/soaplite_server.pl
-  std::string frontier_server;       // peers/scripting/frontier_server.pl
-  std::string python_xmlrpc_server;  // peers/scripting/python_xmlrpc_server.py
-  std::string axis_server;           // peers/java/axis_server (Apache Axis on the JVM)
-  std::string axis_client;           // peers/java/axis_client (Axis's client on the JVM)
-  std::string jaxws_server;          // peers/java/jaxws/jaxws_server (the JAX-WS RI)
-  std::string jaxws_client;          // peers/java/jaxws/jaxws_client
+  std::string soapbench_server;                // `soapbench serve` (default: this executable)
+  std::map<std::string, std::string> servers;  // a peer's server program, by peer name
+  std::map<std::string, std::string> clients;  // a peer's client program (peers with one)
 };
 
-// This build's programs (compile definitions set by each peer's CMake block).
+// The declared peers that speak at least one of the matrix's families, in declaration order.
+std::vector<const Peer*> interop_peers() {
+  std::vector<const Peer*> out;
+  for (const Peer& p : peer_list()) {
+    if (std::ranges::any_of(
+            p.families, [](const std::string& f) { return rpc::family_from_name(f).has_value(); }))
+      out.push_back(&p);
+  }
+  return out;
+}
+
+// This build's programs (the peer list's).
 Programs built_programs() {
   Programs p;
   p.soapbench_server = std::filesystem::read_symlink("/proc/self/exe").string();
-#ifdef SB_GSOAP_SERVER_PATH
-  p.gsoap_server = SB_GSOAP_SERVER_PATH;
-  p.gsoap_client = SB_GSOAP_CLIENT_PATH;
-#endif
-#ifdef SB_XMLRPC_C_SERVER_PATH
-  p.xmlrpc_c_server = SB_XMLRPC_C_SERVER_PATH;
-  p.xmlrpc_c_client = SB_XMLRPC_C_CLIENT_PATH;
-#endif
-#ifdef SB_SCRIPTING_DIR
-  p.soaplite_server = SB_SCRIPTING_DIR "/soaplite_server.pl";
-  p.frontier_server = SB_SCRIPTING_DIR "/frontier_server.pl";
-  p.python_xmlrpc_server = SB_SCRIPTING_DIR "/python_xmlrpc_server.py";
-#endif
-#ifdef SB_AXIS_SERVER_PATH
-  p.axis_server = SB_AXIS_SERVER_PATH;
-  p.axis_client = SB_AXIS_CLIENT_PATH;
-#endif
-#ifdef SB_JAXWS_SERVER_PATH
-  p.jaxws_server = SB_JAXWS_SERVER_PATH;
-  p.jaxws_client = SB_JAXWS_CLIENT_PATH;
-#endif
+  for (const Peer* peer : interop_peers()) {
+    p.servers[peer->name] = peer->server;
+    if (peer->has_client) p.clients[peer->name] = peer->client;
+  }
   return p;
+}
+
+// The declared peer `stack`, or nullptr for ours.
+const Peer* peer_of(const std::string& stack) {
+  return stack == kOurs ? nullptr : find_peer(stack);
 }
 
 // One cell of the matrix (the JSON's "cells").
@@ -83,47 +83,65 @@ struct Cell {
   std::string detail;     // why, or what was received
 };
 
-// The client stacks that speak `f`, in matrix order (JAX-WS: document/literal only; Apache Axis:
-// SOAP 1.1's rpc styles only).
+// The client stacks that speak `f`, in matrix order: ours, then the peers with a client of
+// their own, in declaration order.
 std::vector<std::string> clients_of(rpc::Family f) {
-  if (f == rpc::Family::soap11_doc_literal || f == rpc::Family::soap12_doc_literal)
-    return {"soapbench", "gsoap", "jaxws"};
-  if (f == rpc::Family::soap11_rpc_encoded || f == rpc::Family::soap11_rpc_literal)
-    return {"soapbench", "gsoap", "axis"};
-  if (rpc::is_soap(f)) return {"soapbench", "gsoap"};
-  if (f == rpc::Family::xmlrpc) return {"soapbench", "xmlrpc-c"};
-  return {"soapbench"};
-}
-
-// The server stacks that speak `f`: the clients' stacks, and the scripting stacks (servers only:
-// docs/peers.md "Scripting stacks").
-std::vector<std::string> servers_of(rpc::Family f) {
-  std::vector<std::string> s = clients_of(f);
-  if (f == rpc::Family::soap11_rpc_encoded) s.push_back("soaplite");
-  if (f == rpc::Family::xmlrpc) s.insert(s.end(), {"frontier", "python-xmlrpc"});
-  return s;
-}
-
-// Why `server` leaves `operation` out, or "" when it serves it: the scripting servers implement
-// the scripting comparison's operations and a few more; Frontier::RPC cannot set a fault's message.
-std::string not_served(const std::string& server, const std::string& operation) {
-  if (server != "soaplite" && server != "frontier" && server != "python-xmlrpc") return "";
-  if (server == "frontier" && operation == "fail")
-    return "not expressible (Frontier::RPC's fault message is its own)";
-  for (const char* op : {"add", "concat", "echoArray", "fail", "getChain"}) {
-    if (operation == op) return "";
+  std::vector<std::string> out{kOurs};
+  for (const Peer* p : interop_peers()) {
+    if (p->has_client && p->speaks(rpc::family_name(f))) out.push_back(p->name);
   }
-  return "not expressible (not implemented by that server)";
+  return out;
+}
+
+// The server stacks that speak `f`: the clients' stacks, then the peers that are servers only
+// (docs/peers.md "Scripting stacks").
+std::vector<std::string> servers_of(rpc::Family f) {
+  std::vector<std::string> out = clients_of(f);
+  for (const Peer* p : interop_peers()) {
+    if (!p->has_client && p->speaks(rpc::family_name(f))) out.push_back(p->name);
+  }
+  return out;
+}
+
+// The client → server pairs of `f` with no common protocol: a client that does not speak `f`
+// shown against the servers its declaration names (NO_COMMON_PROTOCOL) that do.
+std::vector<std::pair<std::string, std::string>> unmet_pairs(rpc::Family f) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const std::string_view family = rpc::family_name(f);
+  for (const Peer* p : interop_peers()) {
+    if (!p->has_client || p->speaks(family)) continue;
+    for (const std::string& other : p->no_common_protocol) {
+      const Peer* server = find_peer(other);
+      if (server != nullptr && server->speaks(family)) out.emplace_back(p->name, other);
+    }
+  }
+  return out;
+}
+
+// Why `server` leaves `operation` out, or "" when it serves it (ours serves every operation).
+std::string not_served(const std::string& server, const std::string& operation) {
+  const Peer* p = peer_of(server);
+  return p == nullptr ? "" : p->not_served(operation);
 }
 
 // A server stack that serves one family per process (started with --family).
 bool one_family_per_server(const std::string& stack) {
-  return stack == "gsoap" || stack == "jaxws" || stack == "axis";
+  const Peer* p = peer_of(stack);
+  return p != nullptr && p->one_family;
 }
 
 // A client stack that takes a pair's every call in one run (`--then` between calls): a JVM
 // client starts in about a second, too slow to start once per cell.
-bool batch_client(const std::string& stack) { return stack == "jaxws" || stack == "axis"; }
+bool batch_client(const std::string& stack) {
+  const Peer* p = peer_of(stack);
+  return p != nullptr && p->batch_client;
+}
+
+// The doubles' drift a stack's answers may have (its declared DRIFT_ULPS; ours: none).
+std::uint64_t drift_ulps(const std::string& stack) {
+  const Peer* p = peer_of(stack);
+  return p == nullptr ? 0 : p->drift_ulps;
+}
 
 // The interop run: servers kept per (stack, family), the cells found so far.
 class Matrix {
@@ -166,26 +184,22 @@ class Matrix {
 };
 
 const std::string& Matrix::program(const std::string& stack, bool server) const {
-  static const std::string ours;  // our client runs in-process
-  if (stack == "gsoap") return server ? programs_.gsoap_server : programs_.gsoap_client;
-  if (stack == "xmlrpc-c") return server ? programs_.xmlrpc_c_server : programs_.xmlrpc_c_client;
-  if (stack == "soaplite") return server ? programs_.soaplite_server : ours;
-  if (stack == "frontier") return server ? programs_.frontier_server : ours;
-  if (stack == "python-xmlrpc") return server ? programs_.python_xmlrpc_server : ours;
-  if (stack == "axis") return server ? programs_.axis_server : programs_.axis_client;
-  if (stack == "jaxws") return server ? programs_.jaxws_server : programs_.jaxws_client;
-  return server ? programs_.soapbench_server : ours;
+  static const std::string none;  // our client runs in-process; a server-only peer has none
+  if (stack == kOurs) return server ? programs_.soapbench_server : none;
+  const auto& programs = server ? programs_.servers : programs_.clients;
+  const auto it = programs.find(stack);
+  return it == programs.end() ? none : it->second;
 }
 
 const peers::PeerProcess* Matrix::server(const std::string& stack, const std::string& family,
                                          std::string& error) {
-  // soapbench serves every family on one port; gSOAP, JAX-WS and Axis one family per server.
+  // soapbench serves every family on one port; a ONE_FAMILY peer one family per server.
   const std::string key = one_family_per_server(stack) ? stack + " " + family : stack;
   std::unique_ptr<peers::PeerProcess>& p = up_[key];
   if (p) return p.get();
   std::vector<std::string> args{"--address", "127.0.0.1", "--port",
                                 "0",         "--corpus",  corpus_.dir().string()};
-  if (stack == "soapbench") args.insert(args.begin(), "serve");
+  if (stack == kOurs) args.insert(args.begin(), "serve");
   if (one_family_per_server(stack)) args.insert(args.begin(), {"--family", family});
   try {
     p = std::make_unique<peers::PeerProcess>(program(stack, true), args, timeout_);
@@ -199,12 +213,11 @@ const peers::PeerProcess* Matrix::server(const std::string& stack, const std::st
 
 std::string Matrix::answer(const std::string& client, const std::string& url, rpc::Family f,
                            const interop::Call& call, std::string& error) {
-  if (client == "soapbench")
-    return interop::soapbench_answer(url, f, call.request, timeout_, error);
-  std::vector<std::string> args{"--url", url};
-  if (client == "gsoap") args.insert(args.end(), {"--family", std::string(rpc::family_name(f))});
-  if (client == "xmlrpc-c")
-    args.insert(args.end(), {"--timeout-ms", std::to_string(timeout_.count())});
+  if (client == kOurs) return interop::soapbench_answer(url, f, call.request, timeout_, error);
+  // Every peer client's command line (docs/peers.md "A peer's programs").
+  std::vector<std::string> args{"--url",        url,
+                                "--family",     std::string(rpc::family_name(f)),
+                                "--timeout-ms", std::to_string(timeout_.count())};
   args.push_back(call.operation);
   args.insert(args.end(), call.args.begin(), call.args.end());
   return interop::child_answer(program(client, false), args, timeout_, error);
@@ -243,14 +256,14 @@ void Matrix::run_pair(const std::string& client, const std::string& server, rpc:
   // The client's program, then the server's (a stack against itself needs both).
   for (const bool is_server : {false, true}) {
     const std::string& stack = is_server ? server : client;
-    if (stack != "soapbench" && program(stack, is_server).empty()) {
+    if (stack != kOurs && program(stack, is_server).empty()) {
       cells_.push_back({client, server, family, "*", "off", stack + " not built"});
       return;
     }
   }
   std::string error;
   const peers::PeerProcess* p = this->server(server, family, error);
-  const std::uint64_t ulps = client == "xmlrpc-c" || server == "xmlrpc-c" ? kMaxDriftUlps : 0;
+  const std::uint64_t ulps = std::max(drift_ulps(client), drift_ulps(server));
   std::vector<const interop::Call*> served;
   for (const interop::Call& call : calls_) {
     if (not_served(server, call.operation).empty()) served.push_back(&call);
@@ -287,11 +300,9 @@ void Matrix::run_family(rpc::Family f) {
   for (const std::string& client : clients_of(f)) {
     for (const std::string& server : stacks) run_pair(client, server, f);
   }
-  // gSOAP speaks SOAP, xmlrpc-c XML-RPC: they never meet.
-  if (rpc::is_soap(f))
-    cells_.push_back({"xmlrpc-c", "gsoap", family, "*", "off", "no common protocol"});
-  if (f == rpc::Family::xmlrpc)
-    cells_.push_back({"gsoap", "xmlrpc-c", family, "*", "off", "no common protocol"});
+  // A client shown against a server it shares no protocol with (its NO_COMMON_PROTOCOL).
+  for (const auto& [client, server] : unmet_pairs(f))
+    cells_.push_back({client, server, family, "*", "off", "no common protocol"});
   for (const std::string& server : stacks) {
     if (program(server, true).empty()) {
       cells_.push_back({"malformed", server, family, "add", "off", server + " not built"});
@@ -303,7 +314,7 @@ void Matrix::run_family(rpc::Family f) {
                                             : interop::malformed_request(p->url(), f, timeout_);
     cells_.push_back({"malformed", server, family, "add", v.status, v.detail});
   }
-  for (auto it = up_.begin(); it != up_.end();) {  // gSOAP, JAX-WS, Axis: this family only
+  for (auto it = up_.begin(); it != up_.end();) {  // one-family servers: this family only
     it = it->first.find(' ') != std::string::npos ? up_.erase(it) : std::next(it);
   }
 }
@@ -332,7 +343,7 @@ void print_matrix(const std::vector<Cell>& cells) {
     const std::string family(rpc::family_name(f));
     std::vector<std::string> rows = clients_of(f);
     const std::vector<std::string> columns = servers_of(f);
-    if (f != rpc::Family::jsonrpc) rows.push_back(rpc::is_soap(f) ? "xmlrpc-c" : "gsoap");
+    for (const auto& [client, server] : unmet_pairs(f)) rows.push_back(client);
     rows.push_back("malformed");
     fmt::print("{:<22}", family);
     for (const std::string& s : columns) fmt::print("{:>22}", "server " + s);
@@ -379,16 +390,24 @@ std::string json_of(const std::vector<Cell>& cells, const std::string& only, mil
   return j + "]}\n";
 }
 
+// The command's description: the stacks by their labels (the peer list's).
+std::string interop_description() {
+  std::string clients = kOurs;
+  std::string servers;
+  for (const Peer* p : interop_peers()) {
+    std::string& list = p->has_client ? clients : servers;
+    list += (list.empty() ? "" : ", ") + p->label;
+  }
+  return "The interop matrix: every client stack (" + clients +
+         ") against every server stack speaking the family (those and the servers " + servers +
+         "), every operation checked against the contract; a malformed request to each server "
+         "must get its fault. Exit 1 when a cell fails";
+}
+
 }  // namespace
 
 void add_interop_command(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand(
-      "interop",
-      "The interop matrix: every client stack (soapbench, gSOAP, xmlrpc-c, JAX-WS, Apache Axis) "
-      "against every server stack speaking the family (those and the servers SOAP::Lite, "
-      "Frontier::RPC, Python's xmlrpc.server), every operation checked against the contract; a "
-      "malformed "
-      "request to each server must get its fault. Exit 1 when a cell fails");
+  CLI::App* cmd = app.add_subcommand("interop", interop_description());
   static Programs programs = built_programs();
   static std::string only = "representative";
   static std::string json_out;
@@ -400,29 +419,15 @@ void add_interop_command(CLI::App& app) {
                   "Also write every cell as JSON to this file (the report reads it)");
   cmd->add_option("--soapbench-server", programs.soapbench_server, "soapbench to run as `serve`")
       ->capture_default_str();
-  cmd->add_option("--gsoap-server", programs.gsoap_server, "gsoap_server program")
-      ->capture_default_str();
-  cmd->add_option("--gsoap-client", programs.gsoap_client, "gsoap_client program")
-      ->capture_default_str();
-  cmd->add_option("--xmlrpc-c-server", programs.xmlrpc_c_server, "xmlrpc_c_server program")
-      ->capture_default_str();
-  cmd->add_option("--xmlrpc-c-client", programs.xmlrpc_c_client, "xmlrpc_c_client program")
-      ->capture_default_str();
-  cmd->add_option("--soaplite-server", programs.soaplite_server, "soaplite_server.pl program")
-      ->capture_default_str();
-  cmd->add_option("--frontier-server", programs.frontier_server, "frontier_server.pl program")
-      ->capture_default_str();
-  cmd->add_option("--python-xmlrpc-server", programs.python_xmlrpc_server,
-                  "python_xmlrpc_server.py program")
-      ->capture_default_str();
-  cmd->add_option("--axis-server", programs.axis_server, "axis_server program (peers/java)")
-      ->capture_default_str();
-  cmd->add_option("--jaxws-server", programs.jaxws_server, "jaxws_server program (peers/java)")
-      ->capture_default_str();
-  cmd->add_option("--jaxws-client", programs.jaxws_client, "jaxws_client program (peers/java)")
-      ->capture_default_str();
-  cmd->add_option("--axis-client", programs.axis_client, "axis_client program (peers/java)")
-      ->capture_default_str();
+  for (const Peer* p : interop_peers()) {  // --<peer>-server, --<peer>-client
+    cmd->add_option("--" + p->name + "-server", programs.servers[p->name],
+                    "Server program of " + p->label)
+        ->capture_default_str();
+    if (!p->has_client) continue;
+    cmd->add_option("--" + p->name + "-client", programs.clients[p->name],
+                    "Client program of " + p->label)
+        ->capture_default_str();
+  }
   cmd->add_option("--timeout-ms", timeout_ms, "Bound on each call and each server's start")
       ->check(CLI::Range(100, 600'000))
       ->capture_default_str();

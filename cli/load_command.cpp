@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/repeatable_option.h"
 #include "cli/target_options.h"
+#include "core/limits.h"
 #include "harness/corpus.h"
 #include "load/load_generator.h"
 #include "load/load_report.h"
@@ -46,6 +48,7 @@ struct LoadOptions {
   std::string replay;                           // --replay DIR: a recorded folder
   std::string order = "recorded";               // --order: recorded | round-robin
   std::vector<double> replay_rates;             // --replay-rate: open loop, recorded rate × each
+  std::size_t batch = 0;                        // --batch: JSON-RPC calls per request
 };
 
 // The open-loop pool when --connections is not given with --rate.
@@ -101,13 +104,14 @@ LoadCall load_call(const LoadOptions& o, Url& url, LoadContext& context) {
   try {
     const Corpus corpus = Corpus::load(o.corpus_dir.empty() ? default_corpus_dir()
                                                             : std::filesystem::path(o.corpus_dir));
-    LoadCall call = make_load_call(corpus, *family, o.call, url, o.server_parser);
+    LoadCall call = make_load_call(corpus, *family, o.call, url, o.server_parser, o.batch);
     call.max_drift_ulps = o.max_drift_ulps;
     context = {o.url,           std::string(rpc::family_name(*family)),
                call.name,       call.operation,
                o.server_parser, call.request.size(),
                o.server_pid,    o.threads,
-               url.tls,         !o.no_tls_resume};
+               url.tls,         !o.no_tls_resume,
+               o.batch};
     return call;
   } catch (const std::exception& e) {
     fail(e.what());
@@ -121,10 +125,22 @@ void write_json(const std::string& path, const LoadContext& context,
   if (!out) fail("cannot write " + path);
 }
 
+// The calls judged by status alone, one line each: all of them up to kListed, else the first
+// kListed and how many more, so the list always accounts for the count printed above it.
+void print_status_only(const std::vector<std::string>& lines) {
+  constexpr std::size_t kListed = 20;
+  for (std::size_t i = 0; i < lines.size() && i < kListed; ++i) {
+    fmt::print(stderr, "replay: judged by status alone: {}\n", lines[i]);
+  }
+  if (lines.size() > kListed) {
+    fmt::print(stderr, "replay: judged by status alone: … and {} more\n", lines.size() - kListed);
+  }
+}
+
 // The recorded folder's calls (--replay); exits 1 when it cannot be read.
 ReplayPlan replay_calls(const LoadOptions& o, Url& url, LoadContext& context) {
-  if (!o.call.empty() || !o.protocol.empty())
-    fail("--replay sends the recorded requests: no --call or --protocol");
+  if (!o.call.empty() || !o.protocol.empty() || o.batch > 0)
+    fail("--replay sends the recorded requests: no --call, --protocol or --batch");
   std::string error;
   std::optional<Url> parsed = parse_url(o.url, error);
   if (!parsed) fail(o.url + ": " + error);
@@ -138,8 +154,10 @@ ReplayPlan replay_calls(const LoadOptions& o, Url& url, LoadContext& context) {
                o.server_pid,    o.threads,       url.tls,
                !o.no_tls_resume};
     fmt::print(stderr, "replay: {} recorded requests from {} ({} judged by status alone)\n",
-               replay.calls.size(), o.replay, replay.status_only);
-    for (const std::string& note : replay.notes) fmt::print(stderr, "replay: {}\n", note);
+               replay.calls.size(), o.replay, replay.status_only.size());
+    for (const std::string& line : replay.left_out)
+      fmt::print(stderr, "replay: left out: {}\n", line);
+    print_status_only(replay.status_only);
     return replay;
   } catch (const std::exception& e) {
     fail(e.what());
@@ -216,21 +234,27 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
                   "round-robin (each connection cycles through all requests from its own start)")
       ->check(CLI::IsMember({"recorded", "round-robin"}))
       ->capture_default_str();
-  cmd->add_option("--replay-rate", o.replay_rates,
-                  "--replay, open loop: each request due at its recorded time divided by F (the "
-                  "recorded rate × F, the recording repeated); a list sweeps")
+  add_repeatable_option(
+      cmd, "--replay-rate", o.replay_rates,
+      "--replay, open loop: each request due at its recorded time divided by F (the "
+      "recorded rate × F, the recording repeated); a list sweeps")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   cmd->add_option("--server-parser", o.server_parser, "Sent as X-Parser: the server's adapter");
-  cmd->add_option("--connections", o.connections,
-                  "Closed loop: connections, each sending its next call on the answer; a list "
-                  "(1,4,16) sweeps. With --rate: the pool size (default " +
-                      std::to_string(kOpenLoopConnections) + ")")
+  cmd->add_option("--batch", o.batch,
+                  "JSON-RPC: each request a JSON-RPC 2.0 batch of N copies of the call (ids "
+                  "1..N), its answer judged as the batch of N answers; calls/s count requests")
+      ->check(CLI::Range(std::size_t{1}, Limits{}.max_members));
+  add_repeatable_option(
+      cmd, "--connections", o.connections,
+      "Closed loop: connections, each sending its next call on the answer; a list "
+      "(1,4,16) sweeps. With --rate: the pool size (default " +
+          std::to_string(kOpenLoopConnections) + ")")
       ->delimiter(',')
       ->check(CLI::Range(1, 100'000));
-  cmd->add_option("--rate", o.rates,
-                  "Open loop: calls per second, call k due at k/rate, on the next free "
-                  "connection; a list sweeps")
+  add_repeatable_option(cmd, "--rate", o.rates,
+                        "Open loop: calls per second, call k due at k/rate, on the next free "
+                        "connection; a list sweeps")
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   cmd->add_option("--duration", o.duration_s, "Measured seconds per point")
@@ -249,8 +273,10 @@ void add_options(CLI::App* cmd, LoadOptions& o) {
                   "is checked for its status and compared with the last right one)")
       ->check(CLI::Range(1, 1'000'000'000))
       ->capture_default_str();
-  cmd->add_option("--max-drift-ulps", o.max_drift_ulps,
-                  "Doubles in the answer may differ this many units in the last place (xmlrpc-c)")
+  cmd->add_option(
+         "--max-drift-ulps", o.max_drift_ulps,
+         "Doubles in the answer may differ this many units in the last place (a peer's drift_ulps: "
+         "soapbench list --peers)")
       ->capture_default_str();
   cmd->add_option("--threads", o.threads,
                   "Generator threads, each with its own connections (closed loop: connection i on "

@@ -17,6 +17,7 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include "cli/commands.h"
+#include "cli/listener_options.h"
 #include "record/record_proxy.h"
 #include "record/record_store.h"
 #include "record/record_writer.h"
@@ -46,10 +47,14 @@ bool parse_listen(const std::string& text, RecordConfig& config) {
   return true;
 }
 
-// ", N cut off by the upstream mid-answer" when there were such answers.
+// ", N cut off by the upstream mid-answer" when there were such answers, and ", N refused by
+// the listener's rules" when there were such requests.
 std::string cut_off(const RecordCounts& c) {
-  if (c.cut == 0) return "";
-  return fmt::format(", {} cut off by the upstream mid-answer (client connection closed)", c.cut);
+  std::string out;
+  if (c.cut > 0)
+    out += fmt::format(", {} cut off by the upstream mid-answer (client connection closed)", c.cut);
+  if (c.refused > 0) out += fmt::format(", {} refused by the listener's rules", c.refused);
+  return out;
 }
 
 // The one progress line: what was forwarded and kept so far.
@@ -69,6 +74,7 @@ struct RecordOptions {
   std::string upstream;                // --upstream
   std::string out;                     // --out
   std::int64_t timeout_ms = config.upstream_timeout.count();  // --timeout-ms
+  ListenerOptions listener{config.limits};                    // the limits every listener takes
 };
 
 void add_record_options(CLI::App* cmd, RecordOptions& o) {
@@ -99,9 +105,14 @@ void add_record_options(CLI::App* cmd, RecordOptions& o) {
       ->check(CLI::PositiveNumber);
   cmd->add_flag("--verify-peer", o.config.verify_peer,
                 "https upstream: check its certificate against the system's CAs");
+  add_listener_options(cmd, o.listener);
   cmd->footer(
-      "Bounds: once --max-messages or --max-bytes would be passed, the proxy keeps forwarding "
-      "and records nothing more. Requests without a body (GET ?wsdl) are forwarded, not kept.");
+      "Bounds: once --max-messages or --max-bytes would be passed (--max-bytes counts every "
+      "exchange in flight), the proxy keeps forwarding and records nothing more; so it does "
+      "when the disk is full (every exchange whole on disk is in the manifest). Requests without "
+      "a body (GET ?wsdl) are forwarded, not kept. Requests are read under serve's rules "
+      "(framing, Host, sizes, deadlines, connection cap) and refused by the proxy as serve "
+      "refuses them (400, 413, 431, 501, 503).");
 }
 
 // Records until SIGINT or SIGTERM.
@@ -118,6 +129,7 @@ void run_record(RecordOptions& o) {
   }
   o.config.upstream = *url;
   o.config.upstream_timeout = std::chrono::milliseconds(o.timeout_ms);
+  o.config.limits = o.listener.limits();
   std::optional<RecordStore> store;
   try {
     store.emplace(o.out, o.upstream, o.limits);
@@ -163,7 +175,7 @@ void run_record(RecordOptions& o) {
              counts.forwarded, counts.failed, cut_off(counts), store->exchanges(), store->bytes(),
              (store->dir() / "manifest.json").string());
   if (!write_error.empty()) {
-    fmt::print(stderr, "soapbench: record: {}\n", write_error);
+    fmt::print(stderr, "soapbench: record: {}; recording stopped there\n", write_error);
     throw ExitCode{1};
   }
 }

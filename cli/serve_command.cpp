@@ -13,6 +13,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include "cli/commands.h"
+#include "cli/listener_options.h"
 #include "server/http_server.h"
 
 namespace sb::cli {
@@ -25,10 +26,8 @@ struct ServeOptions {
   std::string cert;     // --cert
   std::string key;      // --key
   std::string corpus;   // --corpus
-  std::int64_t header_timeout_ms = config.header_timeout.count();          // --header-timeout
-  std::int64_t idle_timeout_ms = config.idle_timeout.count();              // --idle-timeout
-  std::int64_t request_deadline_ms = config.request_deadline.count();      // --request-deadline
-  std::int64_t crowded_first_byte_ms = config.crowded_first_byte.count();  // --crowded-first-byte
+  std::int64_t request_deadline_ms = config.request_deadline.count();  // --request-deadline
+  ListenerOptions listener{config.limits};  // the limits every listener takes
 };
 
 void add_serve_options(CLI::App* cmd, ServeOptions& o) {
@@ -59,25 +58,11 @@ void add_serve_options(CLI::App* cmd, ServeOptions& o) {
   cmd->add_option("--max-body", o.config.max_body_bytes, "Largest request body; larger get 413")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--header-timeout", o.header_timeout_ms, "ms to receive a request's header")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--idle-timeout", o.idle_timeout_ms, "ms a keep-alive connection may idle")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
   cmd->add_option("--request-deadline", o.request_deadline_ms,
                   "ms to read a request's body and to write its response")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--max-connections", o.config.max_connections,
-                  "Concurrent connections; beyond: 503")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--crowded-first-byte", o.crowded_first_byte_ms,
-                  "ms a connection that has sent nothing (TLS: not finished its handshake) may "
-                  "stay once over 3/4 of --max-connections are in use")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  add_listener_options(cmd, o.listener);
 }
 
 // Serves until SIGINT or SIGTERM.
@@ -89,10 +74,8 @@ void run_serve(ServeOptions& o) {
   o.config.cert_file = o.cert;
   o.config.key_file = o.key;
   o.config.corpus_dir = o.corpus;
-  o.config.header_timeout = std::chrono::milliseconds(o.header_timeout_ms);
-  o.config.idle_timeout = std::chrono::milliseconds(o.idle_timeout_ms);
   o.config.request_deadline = std::chrono::milliseconds(o.request_deadline_ms);
-  o.config.crowded_first_byte = std::chrono::milliseconds(o.crowded_first_byte_ms);
+  o.config.limits = o.listener.limits();
   RpcServer server(o.config);
   try {
     server.start();

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "client/http_request.h"
+#include "client/jsonrpc_batch.h"
 #include "client/tls_client.h"
 #include "client/wire_meter.h"
 #include "harness/encoders.h"
@@ -60,19 +61,29 @@ class RpcClient::Impl {
     if (session_ != nullptr) SSL_SESSION_free(session_);
   }
 
-  CallResult call(const rpc::Message& request) {
+  // Runs `step` (call_into or batch_into) after the setup check; exceptions become errors.
+  template <class Step>
+  CallResult guarded(Step&& step) {
     CallResult r;
     if (!setup_error_.empty()) {
       r.error = setup_error_;
       return r;
     }
     try {
-      call_into(request, r);
+      step(r);
     } catch (const std::exception& e) {
       // Everything reports through error codes; this only keeps e.g. bad_alloc inside call().
       fail(r, std::string("call: ") + e.what());
     }
     return r;
+  }
+
+  CallResult call(const rpc::Message& request) {
+    return guarded([&](CallResult& r) { call_into(request, r); });
+  }
+
+  CallResult call_batch(const std::vector<BatchMember>& members) {
+    return guarded([&](CallResult& r) { batch_into(members, r); });
   }
 
   // Drops the connection without a TLS close_notify (see close_quietly).
@@ -287,41 +298,9 @@ class RpcClient::Impl {
     const Clock::time_point t1 = Clock::now();
     // SOAPAction / action: the operation's namespace + '#' + name, exactly as the WSDL says.
     if (rpc::is_soap(config_.family)) action_ = action_of(request.method);
-    build_head(body_.size());
+    if (!send_and_read(r)) return;
 
-    if (is_open() && stale()) close_quietly();
-    if (!is_open() && !connect(r)) return;
-
-    // Header and body in one write: one gathered sendmsg on TCP; one buffer (so one TLS record
-    // for small messages) on TLS, where Asio would write each buffer of a sequence separately.
-    error_code ec;
-    if (url_.tls) {
-      head_ += body_;
-      ec = run([&](auto h) { asio::async_write(*tls_, asio::buffer(head_), h); });
-    } else {
-      const std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
-      ec = run([&](auto h) { asio::async_write(*plain_, buffers, h); });
-    }
-    if (ec) return fail(r, "write request: " + ec.message());
-
-    parser_.emplace();
-    parser_->body_limit(config_.max_response_bytes);
-    ec = url_.tls ? run([&](auto h) { http::async_read(*tls_, buffer_, *parser_, h); })
-                  : run([&](auto h) { http::async_read(*plain_, buffer_, *parser_, h); });
-    if (ec) return fail(r, "read response: " + ec.message());
     const auto& response = parser_->get();
-    r.http_status = static_cast<int>(response.result_int());
-    if (auto it = response.find("Server-Timing"); it != response.end()) {
-      r.server_timing = std::string(it->value());
-    }
-    // Bytes after the response on a request/response connection are a protocol error: the
-    // connection is not reused.
-    const bool reusable = config_.keep_alive && response.keep_alive() && buffer_.size() == 0;
-    // A body the server's close delimits (no Content-Length, not chunked: HTTP/1.0 servers such
-    // as Axis's SimpleAxisServer) ended at that close, already read: nothing is left to wait for
-    // (a second read would wait for an event the close already gave, kMaxCloseWait long).
-    const bool closed_by_server = !parser_->chunked() && !parser_->content_length();
-
     message_.assign(response.body());
     const Clock::time_point t2 = Clock::now();
     rpc::DecodeContext context;
@@ -332,16 +311,7 @@ class RpcClient::Impl {
     const Status status = adapter_->decode(message_, context, r.response, report);
     const Clock::time_point t3 = Clock::now();
     r.timing = {ns_between(t0, t1), ns_between(t0, t3), ns_between(t2, t3)};
-
-    if (url_.tls && r.connected && config_.tls_resume) save_session();
-    SocketBytes bytes = meter_.delta(fd());
-    if (!reusable) {
-      if (!closed_by_server) finish_connection();
-      // Still open unless the server never closed (the wait timed out): keep the earlier count.
-      if (is_open()) bytes = meter_.delta(fd());
-      close_quietly();
-    }
-    r.wire = {bytes.sent, bytes.received};
+    end_exchange(r);
 
     if (!status.ok()) {
       r.ok = false;
@@ -367,6 +337,105 @@ class RpcClient::Impl {
     r.ok = true;
   }
 
+  void batch_into(const std::vector<BatchMember>& members, CallResult& r) {
+    if (config_.family != rpc::Family::jsonrpc) {
+      r.error = "a batch is a JSON-RPC 2.0 request (--protocol jsonrpc)";
+      return;
+    }
+    if (members.empty()) {
+      r.error = "an empty batch (JSON-RPC 2.0 refuses one)";
+      return;
+    }
+    if (is_open()) meter_.start(fd());
+    const Clock::time_point t0 = Clock::now();
+    const std::int64_t first_id = next_id_;
+    next_id_ += static_cast<std::int64_t>(members.size());
+    std::string error;
+    if (!encode_batch(*encoder_, members, first_id, body_, error)) {
+      r.error = "encode: " + error;
+      return;
+    }
+    if (config_.rewrite_body) config_.rewrite_body(body_);
+    const Clock::time_point t1 = Clock::now();
+    if (!send_and_read(r)) return;
+
+    const auto& response = parser_->get();
+    const Clock::time_point t2 = Clock::now();
+    const std::string why = decode_batch_answer(*adapter_, response.body(), members, first_id,
+                                                config_.contract, r.response);
+    const Clock::time_point t3 = Clock::now();
+    r.timing = {ns_between(t0, t1), ns_between(t0, t3), ns_between(t2, t3)};
+    end_exchange(r);
+    const bool expected_status =
+        r.http_status == 200 || (r.http_status == 204 && why.empty() && r.response.batch.empty());
+    if (!why.empty() || !expected_status) {
+      r.ok = false;
+      r.error = "HTTP " + std::to_string(r.http_status) + " " + std::string(response.reason()) +
+                ": " + (why.empty() ? one_line(response.body()) : one_line(why, 300));
+      return;
+    }
+    r.ok = true;
+  }
+
+  // Writes head_ and body_ on the connection (made first when there is none) and reads the
+  // response into parser_: r's status and Server-Timing set; false (r failed) on a transport error.
+  bool send_and_read(CallResult& r) {
+    build_head(body_.size());
+    if (is_open() && stale()) close_quietly();
+    if (!is_open() && !connect(r)) return false;
+
+    // Header and body in one write: one gathered sendmsg on TCP; one buffer (so one TLS record
+    // for small messages) on TLS, where Asio would write each buffer of a sequence separately.
+    error_code ec;
+    if (url_.tls) {
+      head_ += body_;
+      ec = run([&](auto h) { asio::async_write(*tls_, asio::buffer(head_), h); });
+    } else {
+      const std::array<asio::const_buffer, 2> buffers{asio::buffer(head_), asio::buffer(body_)};
+      ec = run([&](auto h) { asio::async_write(*plain_, buffers, h); });
+    }
+    if (ec) {
+      fail(r, "write request: " + ec.message());
+      return false;
+    }
+
+    parser_.emplace();
+    parser_->body_limit(config_.max_response_bytes);
+    ec = url_.tls ? run([&](auto h) { http::async_read(*tls_, buffer_, *parser_, h); })
+                  : run([&](auto h) { http::async_read(*plain_, buffer_, *parser_, h); });
+    if (ec) {
+      fail(r, "read response: " + ec.message());
+      return false;
+    }
+    const auto& response = parser_->get();
+    r.http_status = static_cast<int>(response.result_int());
+    if (auto it = response.find("Server-Timing"); it != response.end()) {
+      r.server_timing = std::string(it->value());
+    }
+    // Bytes after the response on a request/response connection are a protocol error: the
+    // connection is not reused.
+    reusable_ = config_.keep_alive && response.keep_alive() && buffer_.size() == 0;
+    // A body the server's close delimits (no Content-Length, not chunked: HTTP/1.0 servers such
+    // as Axis's SimpleAxisServer) ended at that close, already read: nothing is left to wait for
+    // (a second read would wait for an event the close already gave, kMaxCloseWait long).
+    closed_by_server_ = !parser_->chunked() && !parser_->content_length();
+    return true;
+  }
+
+  // After the response is decoded: the TLS session kept, the call's wire bytes counted, and a
+  // connection that cannot be reused closed (after the server's close, when it sends one).
+  void end_exchange(CallResult& r) {
+    if (url_.tls && r.connected && config_.tls_resume) save_session();
+    SocketBytes bytes = meter_.delta(fd());
+    if (!reusable_) {
+      if (!closed_by_server_) finish_connection();
+      // Still open unless the server never closed (the wait timed out): keep the earlier count.
+      if (is_open()) bytes = meter_.delta(fd());
+      close_quietly();
+    }
+    r.wire = {bytes.sent, bytes.received};
+  }
+
   ClientConfig config_;                          // as given
   std::string setup_error_;                      // configuration problem, reported by every call
   Url url_;                                      // parsed config_.url
@@ -381,9 +450,11 @@ class RpcClient::Impl {
   WireMeter meter_;                              // per-call socket byte counts
   std::int64_t next_id_ = 1;                     // JSON-RPC request id
   std::string action_;                           // SOAPAction / SOAP 1.2 action of this call
-  std::string body_;                             // request body (encoder output)
-  std::string head_;                             // request header (TLS: header + body)
-  boost::beast::flat_buffer buffer_;             // bytes read past a response header
+  bool reusable_ = false;             // the last response leaves the connection fit for another
+  bool closed_by_server_ = false;     // the last response's body ended at the server's close
+  std::string body_;                  // request body (encoder output)
+  std::string head_;                  // request header (TLS: header + body)
+  boost::beast::flat_buffer buffer_;  // bytes read past a response header
   std::optional<http::response_parser<http::string_body>> parser_;  // one per response
   MessageBuffer message_;             // padded copy of the body for the adapter
   std::array<char, 4096> scratch_{};  // finish_connection() reads land here
@@ -392,6 +463,9 @@ class RpcClient::Impl {
 RpcClient::RpcClient(ClientConfig config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 RpcClient::~RpcClient() = default;
 CallResult RpcClient::call(const rpc::Message& request) { return impl_->call(request); }
+CallResult RpcClient::call_batch(const std::vector<BatchMember>& members) {
+  return impl_->call_batch(members);
+}
 void RpcClient::close() { impl_->close(); }
 
 }  // namespace sb

@@ -8,7 +8,9 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "client/jsonrpc_batch.h"
 #include "codecs/family.h"
 #include "codecs/service_contract.h"
 #include "codecs/value.h"
@@ -68,6 +70,12 @@ class RpcClient {
 
   // One call. For XML-RPC and JSON-RPC responses the decoder is told request.method.
   CallResult call(const rpc::Message& request);
+  // A JSON-RPC 2.0 batch in one request (family jsonrpc; client/jsonrpc_batch.h): the members
+  // with ids from the next one up, notifications without. `response` is a batch of the answers
+  // to the members that are not notifications, in member order, each matched by its id and
+  // typed as the answer to its member's method; or the one fault a server refuses a whole batch
+  // with. An answer missing, given twice or to no member is an error (ok false).
+  CallResult call_batch(const std::vector<BatchMember>& members);
   // Closes the connection (the next call reconnects).
   void close();
 

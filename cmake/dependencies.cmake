@@ -516,7 +516,7 @@ else()
                   "without its HTTP floor")
 endif()
 
-# --- Locust (distributed load: tools/locust/soapbench_locustfile.py and its tests; a tool)
+# --- Locust (distributed load: tools/soapbench_locustfile.py and its tests; a tool)
 # apt: python3-locust
 find_program(SB_LOCUST locust)
 if(SB_LOCUST)

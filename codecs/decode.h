@@ -18,7 +18,8 @@ struct DecodeContext {
   const Contract* contract = nullptr;  // types SOAP literal and JSON-RPC values; nullptr: the
                                        // decoder's own (the built-in service), else a user's WSDL
   bool batch = false;  // JSON-RPC: an array of messages decodes as a batch (MessageKind::batch);
-                       // the server, which answers one message per request, leaves it off
+                       // the server leaves it off: it splits a batch and decodes each member
+                       // alone, to answer each (server/rpc_endpoint.h)
 };
 
 // Why decoding failed, with the service fault code a server answers it with.

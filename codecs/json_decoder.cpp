@@ -168,6 +168,10 @@ bool JsonDecoder::open_container(bool object) {
   FrameState& f = frames_.back();
   if (f.frame == Frame::batch) {
     if (!object) return fail(fault::invalid_request, "a batch holds message objects");
+    if (batch_->batch.size() >= limits_.max_members) {
+      return fail(fault::invalid_request,
+                  "more than " + std::to_string(limits_.max_members) + " messages in one batch");
+    }
     out_ = &batch_->batch.emplace_back();
     begin_message();
     frames_.push_back({Frame::top});

@@ -61,8 +61,10 @@ class Encoder {
       case MessageKind::batch:
         return fail("a batch is written message by message");
     }
-    w_.key("id");
-    w_.int_value(options.id);
+    if (!options.notification || m.kind != MessageKind::call) {
+      w_.key("id");
+      w_.int_value(options.id);
+    }
     w_.end_object();
     return true;
   }

@@ -13,7 +13,8 @@ namespace sb::rpc {
 
 // Envelope details the message itself does not hold.
 struct JsonRpcOptions {
-  std::int64_t id = 1;  // "id" of requests and of the responses that answer them
+  std::int64_t id = 1;        // "id" of requests and of the responses that answer them
+  bool notification = false;  // a call written without "id": a notification, never answered
 };
 
 // Writes m as a JSON-RPC 2.0 request, response or error response through w, into out (replaced).

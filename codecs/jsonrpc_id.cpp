@@ -223,4 +223,30 @@ JsonRpcId find_jsonrpc_id(std::string_view body) {
   return id;
 }
 
+std::optional<std::vector<std::string_view>> json_array_items(std::string_view s) {
+  std::size_t i = skip_ws(s, 0);
+  if (i >= s.size() || s[i] != '[') return std::nullopt;
+  std::vector<std::string_view> items;
+  i = skip_ws(s, i + 1);
+  if (i < s.size() && s[i] == ']')
+    return skip_ws(s, i + 1) == s.size() ? std::optional(items) : std::nullopt;
+  for (;;) {
+    const std::size_t end = skip_value(s, i);
+    if (end == npos) return std::nullopt;
+    items.push_back(s.substr(i, end - i));
+    i = skip_ws(s, end);
+    if (i < s.size() && s[i] == ',') {
+      i = skip_ws(s, i + 1);
+      continue;
+    }
+    if (i < s.size() && s[i] == ']' && skip_ws(s, i + 1) == s.size()) return items;
+    return std::nullopt;
+  }
+}
+
+bool json_is_array(std::string_view s) {
+  const std::size_t i = skip_ws(s, 0);
+  return i < s.size() && s[i] == '[';
+}
+
 }  // namespace sb::rpc

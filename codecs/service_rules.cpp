@@ -8,8 +8,10 @@ namespace sb::rpc {
 
 namespace {
 
-constexpr Bound kRespondBounds[] = {{0, 0, 10'000'000}, {1, 0, 60'000}};
-constexpr Bound kReceiveStringBounds[] = {{0, 0, 64 * 1024 * 1024}};
+constexpr Bound kRespondBounds[] = {{0, 0, kMaxRespondWords}, {1, 0, 60'000}};
+constexpr Bound kReceiveStringBounds[] = {{0, 0, kMaxLetters}};
+// The faults below name these numbers.
+static_assert(kMaxRespondWords == 900'000 && kMaxLetters == 8'000'000);
 
 // The table: one row per operation, in the contract's order (docs/service.md).
 constexpr Rule kRules[] = {
@@ -28,10 +30,10 @@ constexpr Rule kRules[] = {
     {"fail", Answer::fault, {}, {}, false, fault::division_by_zero, "division by zero"},
     {"getRate", Answer::rate, {}, {}, false, fault::invalid_params},
     {"respond", Answer::document, kRespondBounds,
-     "invalid params: respond takes 0..10000000 words and 0..60000 ms"},
+     "invalid params: respond takes 0..900000 words and 0..60000 ms"},
     {"sendString", Answer::nothing, {}, {}},
     {"receiveString", Answer::letters, kReceiveStringBounds,
-     "invalid params: length must be 0..67108864"},
+     "invalid params: length must be 0..8000000"},
     {"sendInt", Answer::nothing, {}, {}},
     {"getChain",
      Answer::stored,

@@ -34,6 +34,17 @@ enum class Answer : std::uint8_t {
   stored,         // getChain: the stored document, answered before dispatch; none: the fault
 };
 
+// The most answer a request may ask for, in bytes of the encoded body in any family: respond's
+// wordcount and receiveString's length are bounded so that their answers stay within it, and past
+// those bounds the rule's fault is answered (docs/service.md "Answer sizes"). Every other answer
+// echoes what the request carried, so the request's own size (the server's --max-body) bounds it.
+constexpr std::size_t kMaxAnswerBytes = 8 * 1024 * 1024;
+// respond's wordcount, at most: a word is at most 8 letters and a space, so 900,000 words are
+// at most 8,100,000 bytes, which leaves room for the envelope within kMaxAnswerBytes.
+constexpr std::int64_t kMaxRespondWords = 900'000;
+// receiveString's length, at most.
+constexpr std::int64_t kMaxLetters = 8'000'000;
+
 // An inclusive range an int parameter must lie in.
 struct Bound {
   std::size_t param;  // its position

@@ -15,7 +15,7 @@ namespace {
 // accepts such a document anyway (Limits::max_depth is 256 elements).
 constexpr int kMaxDepth = 256;
 
-// The names one SOAP family writes. Prefixes follow the corpus (tools/corpusgen/families.py):
+// The names one SOAP family writes. Prefixes follow the corpus (sbtools/corpusgen/families.py):
 // SOAP-ENV for rpc styles, soap for SOAP 1.1 document/literal, env for SOAP 1.2.
 struct SoapNames {
   std::string_view env_ns;          // envelope namespace

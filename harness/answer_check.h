@@ -1,7 +1,7 @@
 // What a correct answer to a call is, and how an answer is judged against it: exactly (canonical
-// JSON equal), or with doubles within a stack's documented drift (xmlrpc-c's own double parser
-// and formatter are not correctly rounded: docs/peers.md). stacks_bench's round-trip rows and
-// `soapbench interop` check every answer with these.
+// JSON equal), or with doubles within a stack's documented drift (its declared DRIFT_ULPS, for a
+// stack whose double parser and formatter are not correctly rounded: docs/peers.md).
+// stacks_bench's round-trip rows and `soapbench interop` check every answer with these.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +13,6 @@
 #include "harness/corpus.h"
 
 namespace sb {
-
-// The largest double drift accepted from xmlrpc-c, in units in the last place (17 seen on the
-// corpus).
-inline constexpr std::uint64_t kMaxDriftUlps = 32;
 
 // Distance of two doubles in units in the last place (-0.0 and 0.0 are 0 apart).
 std::uint64_t ulps(double a, double b);

@@ -1,13 +1,13 @@
 #include "harness/corpus.h"
 
 #include <openssl/evp.h>
-#include <zlib.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "harness/gzip_file.h"
 #include "harness/message_files.h"
 
 namespace sb {
@@ -20,27 +20,6 @@ std::string read_plain(const std::filesystem::path& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return std::move(ss).str();
-}
-
-std::string inflate_gzip(const std::filesystem::path& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (f == nullptr) throw std::runtime_error(path.string() + ": cannot open");
-  gzbuffer(f, 1 << 16);
-  std::string out;
-  char buf[1 << 16];
-  for (;;) {
-    int n = gzread(f, buf, sizeof buf);
-    if (n < 0) {
-      int err = 0;
-      std::string msg = gzerror(f, &err);
-      gzclose(f);
-      throw std::runtime_error(path.string() + ": " + msg);
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  gzclose(f);
-  return out;
 }
 
 }  // namespace
@@ -117,7 +96,12 @@ std::filesystem::path default_corpus_dir() {
 }
 
 std::string read_message_file(const std::filesystem::path& path) {
-  return path.extension() == ".gz" ? inflate_gzip(path) : read_plain(path);
+  if (path.extension() != ".gz") return read_plain(path);
+  try {
+    return inflate_gzip_file(path);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
 }
 
 }  // namespace sb

@@ -141,13 +141,18 @@ const LevelVerdict* EqualWork::verdict(const AdapterEntry& adapter, Level level)
 }
 
 EqualWork check_equal_work(std::string_view bytes, std::span<const AdapterEntry* const> adapters,
-                           const rpc::DecodeContext& context, bool decode) {
+                           const rpc::DecodeContext& context, bool decode,
+                           const std::function<bool()>& stop) {
   EqualWork w;
   std::vector<std::pair<const AdapterEntry*, Digest>> read;
   std::vector<std::pair<const AdapterEntry*, std::string>> decoded, walk_refused, decode_refused;
   std::map<std::string, rpc::Family> family_of;  // canonical JSON -> the family detected
   MessageBuffer buf;
   for (const AdapterEntry* a : adapters) {
+    if (stop && stop()) {
+      w.stopped = true;
+      return w;
+    }
     AdapterVerdicts& v = w.adapters.emplace_back(AdapterVerdicts{a, {}, {}});
     std::unique_ptr<Adapter> adapter = a->make(Limits{});
     buf.assign(bytes);

@@ -6,6 +6,7 @@
 // its text is kept and flagged, so its number is read knowing its work differs.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -46,14 +47,17 @@ struct EqualWork {
   std::string decode_refusal;             // when nothing decoded it: the tie-breaker's reason
   std::optional<rpc::Family> family;      // the family the reference decode detected
   std::vector<AdapterVerdicts> adapters;  // in the order given
+  bool stopped = false;  // the caller's `stop` said so before every adapter ran: nothing settled
 
   // The verdict of `adapter` at `level` (parse shares walk's), or nullptr when it was not run.
   const LevelVerdict* verdict(const AdapterEntry& adapter, Level level) const;
 };
 
 // Runs every adapter of `adapters` (all of the message's format) on `bytes` at walk and, when
-// `decode`, at decode with `context`, and settles the references.
+// `decode`, at decode with `context`, and settles the references. `stop`, when given, is asked
+// before each adapter (a time budget: a 50 MB message takes seconds per adapter).
 EqualWork check_equal_work(std::string_view bytes, std::span<const AdapterEntry* const> adapters,
-                           const rpc::DecodeContext& context, bool decode);
+                           const rpc::DecodeContext& context, bool decode,
+                           const std::function<bool()>& stop = {});
 
 }  // namespace sb

@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "codecs/base64.h"
+
 namespace sb {
 
 namespace {
@@ -13,6 +15,17 @@ std::string get_string(const rapidjson::Value& obj, const char* key) {
   auto it = obj.FindMember(key);
   if (it == obj.MemberEnd() || !it->value.IsString()) return {};
   return {it->value.GetString(), it->value.GetStringLength()};
+}
+
+// A header value the recorder wrote: "<key>" as a string, or "<key>_base64" (a value that is not
+// UTF-8) as its bytes.
+std::string get_header(const rapidjson::Value& obj, const std::string& key,
+                       const std::string& where) {
+  const std::string encoded = get_string(obj, (key + "_base64").c_str());
+  if (encoded.empty()) return get_string(obj, key.c_str());
+  std::optional<std::string> bytes = rpc::base64_decode(encoded);
+  if (!bytes) throw std::runtime_error(where + ": " + key + "_base64 is not base64");
+  return std::move(*bytes);
 }
 
 std::uint64_t get_u64(const rapidjson::Value& obj, const char* key) {
@@ -45,12 +58,17 @@ void read_format(const rapidjson::Value& v, const std::string& where, ManifestEn
 }
 
 // The recording's fields (docs/corpus.md "Recorded folders").
-void read_recording(const rapidjson::Value& v, ManifestEntry& e) {
+void read_recording(const rapidjson::Value& v, const std::string& where, ManifestEntry& e) {
   e.exchange = get_u64(v, "exchange");
   e.status = static_cast<int>(get_u64(v, "status"));
-  e.content_type = get_string(v, "content_type");
-  e.soap_action = get_string(v, "soap_action");
-  e.target = get_string(v, "target");
+  const std::string at = where + ": " + e.path;
+  e.content_type = get_header(v, "content_type", at);
+  e.soap_action = get_header(v, "soap_action", at);
+  e.target = get_header(v, "target", at);
+  e.accept_encoding = get_header(v, "accept_encoding", at);
+  e.content_encoding = get_header(v, "content_encoding", at);
+  e.encoded_path = get_string(v, "encoded_path");
+  e.encoded_bytes = get_u64(v, "encoded_bytes");
   e.at_us = get_i64(v, "at_us", -1);
   e.upstream_us = get_i64(v, "upstream_us", -1);
 }
@@ -62,7 +80,7 @@ ManifestEntry read_entry(const rapidjson::Value& v, const std::string& where) {
   if (e.path.empty()) throw std::runtime_error(where + ": an entry has no path");
   e.family = get_string(v, "family");
   read_format(v, where, e);
-  read_recording(v, e);
+  read_recording(v, where, e);
   e.operation = get_string(v, "operation");
   e.direction = get_string(v, "direction");
   e.tag = get_string(v, "tag");

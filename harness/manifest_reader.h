@@ -36,13 +36,19 @@ struct ManifestEntry {
   std::string note;                   // hostile only: one line
   bool format_given = true;           // "format" was written (recorded entries may leave it out)
   // A recorded exchange (soapbench record); zero / empty when the entry is not one.
-  std::uint64_t exchange = 0;     // the request/response pair it belongs to, 1-based
-  int status = 0;                 // response: the HTTP status
-  std::string content_type;       // the Content-Type header as sent
-  std::string soap_action;        // the SOAPAction header as sent (quotes kept)
-  std::string target;             // request: the HTTP request target ("/soap")
-  std::int64_t at_us = -1;        // microseconds from the recording's start to the message's end
-  std::int64_t upstream_us = -1;  // response: microseconds from forwarding the request to its end
+  std::uint64_t exchange = 0;  // the request/response pair it belongs to, 1-based
+  int status = 0;              // response: the HTTP status
+  // Header values as sent (a value that is not UTF-8 is written "<name>_base64" and read back
+  // as its bytes).
+  std::string content_type;         // the Content-Type header as sent
+  std::string soap_action;          // the SOAPAction header as sent (quotes kept)
+  std::string target;               // request: the HTTP request target ("/soap")
+  std::string accept_encoding;      // request: the Accept-Encoding header as sent
+  std::string content_encoding;     // the body's Content-Encoding as sent ("gzip"), empty if none
+  std::string encoded_path;         // with content_encoding: the bytes as sent (path: decoded)
+  std::uint64_t encoded_bytes = 0;  // their size
+  std::int64_t at_us = -1;          // microseconds from the recording's start to the message's end
+  std::int64_t upstream_us = -1;    // response: microseconds from forwarding the request to its end
 };
 
 // The entries of a manifest's text, in order. Throws std::runtime_error naming `where` (the

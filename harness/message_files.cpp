@@ -1,12 +1,11 @@
 #include "harness/message_files.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <fstream>
 #include <stdexcept>
 #include <system_error>
 
+#include "harness/gzip_file.h"
 #include "harness/manifest_reader.h"
 
 namespace sb {
@@ -46,28 +45,12 @@ std::string read_bounded(const fs::path& path, std::uint64_t max_bytes) {
     out.resize(static_cast<std::size_t>(in.gcount()));
     return out;
   }
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (f == nullptr) throw std::runtime_error("cannot open");
-  std::string out;
-  char buf[1 << 16];
-  for (;;) {
-    const int n = gzread(f, buf, sizeof buf);
-    if (n < 0) {
-      int err = 0;
-      const std::string msg = gzerror(f, &err);
-      gzclose(f);
-      throw std::runtime_error("gzip: " + msg);
-    }
-    if (n == 0) break;
-    if (out.size() + static_cast<std::size_t>(n) > max_bytes) {
-      gzclose(f);
-      throw std::runtime_error("inflates to more than " + human_bytes(max_bytes) +
-                               " (--max-file-bytes): refused");
-    }
-    out.append(buf, static_cast<std::size_t>(n));
+  try {
+    return inflate_gzip_file(path, max_bytes);
+  } catch (const GzipOverBound&) {
+    throw std::runtime_error("inflates to more than " + human_bytes(max_bytes) +
+                             " (--max-file-bytes): refused");
   }
-  gzclose(f);
-  return out;
 }
 
 // One named path: a file, or a folder's files (its manifest's entries when it has one).

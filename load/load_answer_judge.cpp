@@ -36,6 +36,7 @@ std::optional<LoadError> AnswerJudge::decode_and_check(int status, std::string_v
   rpc::DecodeContext context;
   context.protocol = rpc::protocol_of(call_.family);
   context.method = call_.operation;
+  context.batch = call_.batch;
   rpc::Message m;
   DecodeReport report;
   const Status decode = adapter_->decode(buffer_, context, m, report);
@@ -53,8 +54,9 @@ std::optional<LoadError> AnswerJudge::decode_and_check(int status, std::string_v
   }
   std::uint64_t drift = 0;
   why_ = json_check(rpc::to_canonical_json(m), call_.expected, call_.max_drift_ulps, drift);
-  if (m.kind != rpc::MessageKind::response && !call_.expects_fault && why_.empty())
-    why_ = "the answer is not a response";
+  const rpc::MessageKind want = call_.batch ? rpc::MessageKind::batch : rpc::MessageKind::response;
+  if (m.kind != want && !call_.expects_fault && why_.empty())
+    why_ = call_.batch ? "the answer is not a batch" : "the answer is not a response";
   if (!why_.empty()) return LoadError::wrong_answer;
   return std::nullopt;
 }

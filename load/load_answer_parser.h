@@ -19,6 +19,8 @@ class AnswerParser final : public boost::beast::http::basic_parser<false> {
 
   // The HTTP status code (0 before the status line).
   int status() const { return status_; }
+  // The answer's Content-Encoding ("gzip"), empty when none.
+  const std::string& content_encoding() const { return coding_; }
 
  private:
   using error_code = boost::beast::error_code;
@@ -27,7 +29,8 @@ class AnswerParser final : public boost::beast::http::basic_parser<false> {
   void on_request_impl(boost::beast::http::verb, string_view, string_view, int,
                        error_code&) override {}
   void on_response_impl(int code, string_view, int, error_code&) override;
-  void on_field_impl(boost::beast::http::field, string_view, string_view, error_code&) override {}
+  void on_field_impl(boost::beast::http::field f, string_view, string_view value,
+                     error_code&) override;
   void on_header_impl(error_code&) override {}
   void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override;
   std::size_t on_body_impl(string_view bytes, error_code&) override;
@@ -35,8 +38,9 @@ class AnswerParser final : public boost::beast::http::basic_parser<false> {
   std::size_t on_chunk_body_impl(std::uint64_t, string_view bytes, error_code&) override;
   void on_finish_impl(error_code&) override {}
 
-  std::string& body_;  // the answer's body (chunked: decoded)
-  int status_ = 0;     // the HTTP status code
+  std::string& body_;   // the answer's body (chunked: decoded)
+  std::string coding_;  // its Content-Encoding, empty when none
+  int status_ = 0;      // the HTTP status code
 };
 
 }  // namespace sb

@@ -23,12 +23,16 @@ struct LoadCall {
   bool check_body = true;      // false: only the status is judged (a replayed answer that the
                                // decoders cannot type, or that the service answered differently)
   bool expects_fault = false;  // the right answer is a fault (replayed), equal to `expected`
+  bool batch = false;          // a JSON-RPC 2.0 batch: the answer decodes as one (`expected`,
+                               // the answers in member order)
 };
 
 // The call `name` of `family` from the corpus (file "<family>/<name>.call.*"), addressed to
-// `url` (X-Parser: server_parser when not empty). Throws std::runtime_error saying what is
-// missing (no such file, it does not decode, no correct answer known).
+// `url` (X-Parser: server_parser when not empty); with `batch` > 0 (JSON-RPC only) a JSON-RPC
+// 2.0 batch of that many copies, written by the direct encoder with ids 1..batch. Throws
+// std::runtime_error saying what is missing (no such file, it does not decode, no correct
+// answer known, a batch of another family).
 LoadCall make_load_call(const Corpus& corpus, rpc::Family family, const std::string& name,
-                        const Url& url, const std::string& server_parser);
+                        const Url& url, const std::string& server_parser, std::size_t batch = 0);
 
 }  // namespace sb

@@ -7,6 +7,7 @@
 #include <boost/beast/http/read.hpp>
 
 #include "client/tls_client.h"
+#include "harness/content_coding.h"
 
 namespace sb {
 
@@ -193,8 +194,22 @@ void LoadConnection::on_answer() {
   bool decoded = false;
   std::optional<AnswerJudge>& judge = judges_[which_];
   if (!judge) judge.emplace(*call_, decode_every_);
-  const std::optional<LoadError> error = judge->judge(parser_->status(), body_, decoded);
-  if (error) why_ = judge->why();
+  // A coded answer (a replayed request that accepts gzip, as it was recorded) is judged decoded.
+  std::string_view body = body_;
+  std::optional<LoadError> error;
+  std::string why;
+  if (!is_identity_coding(parser_->content_encoding())) {
+    if (decode_content(body_, parser_->content_encoding(), kMaxAnswerBytes, decoded_, why)) {
+      body = decoded_;
+    } else {
+      error = LoadError::wrong_answer;
+      why_ = "HTTP " + std::to_string(parser_->status()) + ", body: " + why;
+    }
+  }
+  if (!error) {
+    error = judge->judge(parser_->status(), body, decoded);
+    if (error) why_ = judge->why();
+  }
   if (!parser_->keep_alive()) drop();
   finish(error, true, decoded);
 }

@@ -139,6 +139,7 @@ class LoadConnection {
   boost::beast::flat_buffer buffer_;    // bytes read past an answer
   std::optional<AnswerParser> parser_;  // one per answer (no allocation)
   std::string body_;                    // the answer's body, its capacity reused
+  std::string decoded_;                 // a coded answer's body, decoded (gzip, deflate)
   std::vector<std::optional<AnswerJudge>> judges_;  // per call, made at its first answer
   std::size_t which_ = 0;                           // the current call's index in calls_
   std::uint32_t decode_every_;                      // the judges' full-decode interval

@@ -99,6 +99,11 @@ void context_json(rpc::DirectJsonWriter& w, const LoadContext& c) {
     w.bool_value(c.tls_resume);
   else
     w.null_value();
+  w.key("batch");
+  if (c.batch > 0)
+    w.int_value(static_cast<std::int64_t>(c.batch));
+  else
+    w.null_value();
   w.key("histogram_relative_error");
   w.double_value(LatencyHistogram::kMaxRelativeError);
   w.end_object();

@@ -22,6 +22,7 @@ struct LoadContext {
   std::size_t threads = 1;        // generator threads asked for (--threads)
   bool tls = false;               // https
   bool tls_resume = true;         // https: reconnects resume the connection's TLS session
+  std::size_t batch = 0;          // JSON-RPC calls in each request (--batch); 0: not a batch
 };
 
 // One measured point with how it was driven.

@@ -19,8 +19,10 @@ struct ReplayPlan {
   std::vector<std::chrono::nanoseconds> offsets;  // call k's recorded time after call 0's
   std::chrono::nanoseconds period{0};  // the recording's span plus one mean gap: the schedule
                                        // repeats after it (0: fewer than two timed requests)
-  std::size_t status_only = 0;         // calls whose answer is judged by its status alone
-  std::vector<std::string> notes;      // why, one line each (at most a few)
+  // The calls whose answer is judged by its status alone, "PATH: why" each in call order: the
+  // one source of both the count and the list `load --replay` prints.
+  std::vector<std::string> status_only;
+  std::vector<std::string> left_out;  // requests not replayed, "PATH: why" each
 };
 
 // The recorded folder `dir` (manifest.json with exchanges), addressed to `url` (its path, when it

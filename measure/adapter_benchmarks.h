@@ -6,6 +6,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <string>
 
 #include "codecs/decode.h"
@@ -21,7 +22,17 @@ namespace sb::bench {
 // response), batches accepted, and the contract (nullptr: the built-in service).
 rpc::DecodeContext decode_context(const CorpusEntry& file, const rpc::Contract* contract);
 
+// The message of a benchmark repetition skipped because the deadline had passed (not an error:
+// measure/summary_reporter.h counts these apart).
+inline constexpr const char* kCutByDeadline = "cut: the time budget was spent";
+
+// From now on, a benchmark body called after `at` (or whose check ends after it) skips with
+// kCutByDeadline instead of timing (soapbench compare --budget). Without a call: no deadline.
+void set_benchmark_deadline(std::chrono::steady_clock::time_point at);
+
 // One adapter at one level on one corpus file; `contract` types its literal SOAP (a user's WSDL).
+// Its check and allocation figures are settled on the first call for `name` and kept for later
+// calls (Google Benchmark calls a body per repetition and per round of its iteration search).
 void adapter_benchmark(benchmark::State& state, const std::string& name, Level level,
                        const AdapterEntry& entry, const CorpusEntry& file, const std::string& bytes,
                        const rpc::Contract* contract = nullptr);

@@ -3,6 +3,7 @@
 // (compare_run.cpp), its table (compare_table.h) and its instruction counts (compare_icount.h).
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,6 +41,8 @@ struct PlannedFile {
   std::vector<PlannedBenchmark> timed;   // in registration order
   std::vector<LeftOut> left_out;         // adapters not timed, with the reason
   std::vector<std::string> level_notes;  // "decode: not typable: …" (one per level skipped)
+  double run_s = 0;  // seconds one adapter's run of one level took on it (the equal-work
+                     // check's time over its runs): what measure/compare_budget.h plans with
 };
 
 struct ComparePlan {
@@ -47,11 +50,15 @@ struct ComparePlan {
   std::vector<std::string> skipped;       // messages not compared, one line each
   std::optional<rpc::Contract> contract;  // the user's WSDL, when given
   std::vector<std::string> wsdl_notes;    // what the WSDL reader said
+  double cpu_share = 1;  // CPU time over wall time of the equal-work check: Google Benchmark's
+                         // minimum time is CPU time, so on a busy machine a repetition lasts
+                         // longer on the wall (measure/compare_budget.h plans with it)
 };
 
 // The plan for `options`: messages read, WSDL loaded, equal work checked (a progress line on
-// stderr as it goes). Throws std::runtime_error on bad options (an unknown adapter, a WSDL that
-// cannot be read).
-ComparePlan plan_compare(const CompareOptions& options);
+// stderr as it goes; messages not checked by `deadline` are cut, said in `skipped`). Throws
+// std::runtime_error on bad options (an unknown adapter, a WSDL that cannot be read).
+ComparePlan plan_compare(const CompareOptions& options,
+                         std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 }  // namespace sb::bench

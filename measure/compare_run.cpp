@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
+#include <filesystem>
 #include <stdexcept>
 
 #include "codecs/family.h"
@@ -15,6 +17,7 @@
 #include "measure/adapter_benchmarks.h"
 #include "measure/bench_names.h"
 #include "measure/benchmark_filter.h"
+#include "measure/compare_budget.h"
 #include "measure/compare_icount.h"
 #include "measure/compare_plan.h"
 #include "measure/compare_table.h"
@@ -88,48 +91,55 @@ void settle(PlannedFile& f, const CompareOptions& o, bool decode_wanted) {
   }
 }
 
-// Equal work for every message, with a progress line every two seconds.
-void check_all(ComparePlan& plan, const CompareOptions& o) {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Equal work for every message, with a progress line every two seconds; the messages not
+// reached by `deadline` are cut.
+void check_all(ComparePlan& plan, const CompareOptions& o,
+               std::optional<Clock::time_point> deadline) {
   const bool decode = wants(o, Level::decode);
-  Clock::time_point last = Clock::now();
+  const Clock::time_point start = Clock::now();
+  const double cpu_start = thread_cpu_seconds();
+  Clock::time_point last = start;
+  const auto past_deadline = [&deadline] { return deadline && Clock::now() >= *deadline; };
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
     PlannedFile& f = plan.files[i];
     const std::vector<const AdapterEntry*> list = adapters_for(o, f.file.entry.format);
     rpc::DecodeContext ctx =
         decode_context(f.file.entry, plan.contract ? &*plan.contract : nullptr);
-    f.work = check_equal_work(f.file.bytes, list, ctx, decode);
+    const Clock::time_point began = Clock::now();
+    f.work = check_equal_work(f.file.bytes, list, ctx, decode, past_deadline);
+    if (f.work.stopped) {
+      plan.skipped.push_back(fmt::format(
+          "budget: {} of {} messages not checked nor timed: the budget ended during the "
+          "equal-work check of {} ({} of {} adapters run; --budget S for more, --max-files N "
+          "for fewer messages)",
+          plan.files.size() - i, plan.files.size(), f.file.label, f.work.adapters.size(),
+          list.size()));
+      plan.files.resize(i);
+      break;
+    }
+    const double runs = static_cast<double>(list.size() * (decode ? 2 : 1));
+    f.run_s = std::chrono::duration<double>(Clock::now() - began).count() / std::max(runs, 1.0);
     settle(f, o, decode);
     if (Clock::now() - last > std::chrono::seconds(2)) {
       last = Clock::now();
       std::fprintf(stderr, "equal work: %zu/%zu messages checked\n", i + 1, plan.files.size());
     }
   }
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  if (wall > 0.05)
+    plan.cpu_share = std::clamp((thread_cpu_seconds() - cpu_start) / wall, 0.05, 1.0);
 }
 
 std::size_t count_timed(const ComparePlan& plan) {
   std::size_t n = 0;
   for (const PlannedFile& f : plan.files) n += f.timed.size();
   return n;
-}
-
-// A benchmark costs its repetitions at the minimum time, plus the first repetition's search for
-// an iteration count (about twice the minimum), plus, every time Google Benchmark calls the body
-// (about ten times: the search's rounds and each repetition), the body's set-up and answer
-// check: about 1.5 times what the equal-work check spent per adapter and message (`setup_s`).
-// Measured on 100 corpus messages x every adapter (4,066 benchmarks): docs/your-messages.md.
-constexpr double kCallsPerBenchmark = 10;
-
-// Seconds per repetition so that `n` benchmarks of `reps` repetitions fit `seconds`, clamped to
-// [0.001, 0.5] s (below that the budget cannot be kept: the estimate printed says so).
-double min_time_for(double seconds, std::size_t n, int reps, double setup_s) {
-  if (n == 0) return 0.01;
-  const double per = seconds / static_cast<double>(n) - kCallsPerBenchmark * 1.5 * setup_s;
-  return std::clamp(per / (reps + 2.0), 0.001, 0.5);
-}
-
-// The time the run will take at `min_time`, by the same model.
-double estimate(std::size_t n, int reps, double min_time, double setup_s) {
-  return static_cast<double>(n) * ((reps + 2.0) * min_time + kCallsPerBenchmark * 1.5 * setup_s);
 }
 
 // Registers every planned benchmark (the plan outlives the run).
@@ -178,12 +188,12 @@ void add_plan_context(const ComparePlan& plan, const CompareOptions& o) {
 }
 
 // Google Benchmark's own flags for this run, as parse_bench's ctest sets them.
-std::vector<std::string> benchmark_flags(const CompareOptions& o, double min_time,
+std::vector<std::string> benchmark_flags(const CompareOptions& o, double min_time, int repetitions,
                                          const std::string& json) {
   std::vector<std::string> flags = {"compare"};  // argv[0]: the results' `executable`
   if (o.iterations == 0) {
     flags.push_back(fmt::format("--benchmark_min_time={}", min_time));
-    flags.push_back(fmt::format("--benchmark_repetitions={}", o.repetitions));
+    flags.push_back(fmt::format("--benchmark_repetitions={}", repetitions));
     flags.push_back("--benchmark_enable_random_interleaving=true");
   }
   if (!json.empty()) {
@@ -200,29 +210,43 @@ void print_list(const ComparePlan& plan) {
   }
 }
 
+// Whether --budget bounds the run: not with an explicit --min-time or --iterations.
+bool budgeted(const CompareOptions& o) { return o.min_time <= 0 && o.iterations == 0; }
+
 // `spent`: seconds the command already took (reading, equal work), out of the budget.
 int time_plan(ComparePlan& plan, const CompareOptions& o, double spent) {
+  TimingFit fit;
+  fit.repetitions = o.repetitions;
+  if (budgeted(o)) {
+    fit = fit_budget(plan, o.repetitions, o.budget - spent, spent);
+    for (const std::string& line : fit.cuts) std::fprintf(stderr, "%s\n", line.c_str());
+    set_benchmark_deadline(Clock::now() +
+                           std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(std::max(o.budget - spent, 0.0))));
+  } else {
+    fit.min_time = o.min_time;
+    fit.estimate_s = timing_estimate(plan, o.repetitions, o.min_time);
+  }
   const std::size_t n = count_timed(plan);
   if (n == 0) {
-    std::fprintf(stderr, "soapbench: compare: nothing to time\n");
+    std::fprintf(stderr, "soapbench: compare: nothing %s\n",
+                 fit.cuts.empty() ? "to time" : "timed within --budget");
     return 1;
   }
-  std::size_t pairs = 0;  // (message, adapter) pairs the equal-work check ran
-  for (const PlannedFile& f : plan.files) pairs += f.work.adapters.size();
-  const double setup_s = spent / static_cast<double>(std::max<std::size_t>(pairs, 1));
-  const double min_time =
-      o.min_time > 0 ? o.min_time : min_time_for(o.budget - spent, n, o.repetitions, setup_s);
+  const double min_time = fit.min_time;
   const std::string json =
       o.json == "-" ? std::string() : (o.json.empty() ? default_compare_json() : o.json);
   if (o.iterations == 0) {
     std::fprintf(stderr,
                  "timing %zu benchmarks (%zu messages), %d repetitions of at least %.3g s each, "
                  "randomly interleaved: about %.0f s%s\n",
-                 n, plan.files.size(), o.repetitions, min_time,
-                 estimate(n, o.repetitions, min_time, setup_s),
-                 o.min_time > 0 ? "" : " (--min-time S for more precision, --budget S)");
+                 n, plan.files.size(), fit.repetitions, min_time, fit.estimate_s,
+                 budgeted(o) ? fmt::format(" of the {:.0f} s left of --budget {:g}",
+                                           std::max(o.budget - spent, 0.0), o.budget)
+                                   .c_str()
+                             : "");
   }
-  std::vector<std::string> flags = benchmark_flags(o, min_time, json);
+  std::vector<std::string> flags = benchmark_flags(o, min_time, fit.repetitions, json);
   std::vector<char*> argv;
   for (std::string& f : flags) argv.push_back(f.data());
   int argc = static_cast<int>(argv.size());
@@ -243,16 +267,26 @@ int time_plan(ComparePlan& plan, const CompareOptions& o, double spent) {
   });
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  if (!json.empty())
-    std::fprintf(stderr, "results: %s (tools/results save keeps them)\n", json.c_str());
+  if (reporter.cut() > 0) {
+    std::fprintf(stderr,
+                 "budget: %zu repetition%s not run: the budget ended first (the model guessed "
+                 "about %.0f s; --budget S for more)\n",
+                 reporter.cut(), reporter.cut() == 1 ? "" : "s", fit.estimate_s);
+  }
+  if (!json.empty()) {
+    std::error_code ec;
+    const std::string where = std::filesystem::absolute(json, ec).string();
+    std::fprintf(stderr, "results: %s (tools/results save %s keeps them)\n", where.c_str(),
+                 where.c_str());
+  }
   return reporter.errors() > 0 ? 1 : 0;
 }
 
 }  // namespace
 
-std::string default_compare_json() { return std::string(SB_RESULTS_DIR) + "/compare.json"; }
+std::string default_compare_json() { return "compare.json"; }
 
-ComparePlan plan_compare(const CompareOptions& o) {
+ComparePlan plan_compare(const CompareOptions& o, std::optional<Clock::time_point> deadline) {
   check_parsers(o);
   ComparePlan plan;
   if (!o.wsdl.empty()) {
@@ -269,9 +303,9 @@ ComparePlan plan_compare(const CompareOptions& o) {
                              std::string(format_name(f.entry.format)) + " among --parser");
       continue;
     }
-    plan.files.push_back(PlannedFile{std::move(f), {}, {}, {}, {}, {}, {}});
+    plan.files.push_back(PlannedFile{std::move(f), {}, {}, {}, {}, {}, {}, 0});
   }
-  if (!o.list) check_all(plan, o);
+  if (!o.list) check_all(plan, o, deadline);
   return plan;
 }
 
@@ -279,7 +313,10 @@ int run_compare(const CompareOptions& o) {
   const Clock::time_point start = Clock::now();
   ComparePlan plan;
   try {
-    plan = plan_compare(o);
+    plan = plan_compare(o, budgeted(o)
+                               ? std::optional(start + std::chrono::duration_cast<Clock::duration>(
+                                                           std::chrono::duration<double>(o.budget)))
+                               : std::nullopt);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "soapbench: compare: %s\n", e.what());
     return 1;

@@ -19,7 +19,8 @@ struct CompareOptions {
   std::vector<std::string> parsers;  // adapter names; empty: every adapter of each file's format
   std::vector<Level> levels;         // empty: every level that applies
   std::vector<std::string> wsdl;     // WSDL files typing SOAP literal messages
-  double budget = 120;               // seconds the timing may take when min_time is automatic
+  double budget = 120;               // seconds the whole command may take (measure/
+                                     // compare_budget.h) when min_time is automatic
   double min_time = 0;               // seconds per repetition; 0: derived from the budget
   int repetitions = 5;               // repetitions of every benchmark (5 is the fewest that can
                                      // pass the report's p <= 0.01)
@@ -36,7 +37,9 @@ struct CompareOptions {
 // could be, on bad options, or when a benchmark failed its check).
 int run_compare(const CompareOptions& options);
 
-// The default --json file: build/results/compare.json (tools/results save copies it).
+// The default --json file: compare.json in the working folder, as a profiler writes its output
+// where it runs (a user's messages are rarely inside soapbench's tree, and its build folder is
+// no place for them); `tools/results save FILE` keeps it with the suite's results.
 std::string default_compare_json();
 
 }  // namespace sb::bench

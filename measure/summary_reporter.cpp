@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "harness/run_context.h"
+#include "measure/adapter_benchmarks.h"
 
 namespace sb::bench {
 
@@ -49,6 +50,10 @@ void SummaryReporter::ReportRuns(const std::vector<Run>& runs) {
     plain.repetitions.clear();
     plain.iterations.clear();
     const std::string name = plain.str();
+    if (run.error_occurred && run.error_message == kCutByDeadline) {
+      ++cut_;  // not run: the deadline had passed (the caller says so once)
+      continue;
+    }
     if (run.error_occurred) {
       ++errors_;
       std::fprintf(stderr, "ERROR %s: %s\n", name.c_str(), run.error_message.c_str());

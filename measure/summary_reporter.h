@@ -34,12 +34,15 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     on_finish_ = std::move(f);
   }
   std::size_t errors() const { return errors_; }
+  // Repetitions skipped at the deadline (set_benchmark_deadline), not errors.
+  std::size_t cut() const { return cut_; }
 
  private:
   std::size_t total_;                                  // benchmarks registered
   bool verbose_;                                       // print Google Benchmark's own table too
   std::size_t done_ = 0;                               // benchmarks reported so far
   std::size_t errors_ = 0;                             // benchmarks skipped with an error
+  std::size_t cut_ = 0;                                // repetitions cut at the deadline
   std::size_t last_percent_ = 101;                     // last progress percentage printed
   std::map<std::string, RunResult> results_;           // by benchmark name
   std::vector<std::pair<std::string, double>> noisy_;  // benchmarks with cv above 5%

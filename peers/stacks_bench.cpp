@@ -35,10 +35,10 @@ void print_help() {
       "the peers' clients and servers against soapbench's (servers run as child processes)\n\n"
       "  --set=NAME    default (seed messages; keep-alive round trips) or full (every corpus file\n"
       "                of the stack's families; round trips also on a new connection per call),\n"
-      "                or a set of its own: scripting (docs/peers.md \"Scripting stacks\"),\n"
-      "                java (docs/peers.md \"Java stacks\": Axis, JAX-WS, gSOAP and soapbench\n"
-      "                serve on the same calls),\n"
-      "                jaxws (every default call on JAX-WS)\n"
+      "                or a set of its own, which a peer's folder registers (docs/peers.md):");
+  for (const auto& [name, list] : own_sets()) std::printf(" %s", name.c_str());
+  std::printf(
+      "\n"
       "  --corpus=DIR  corpus directory (default: $SOAPBENCH_CORPUS or the source tree's "
       "corpus/)\n"
       "  --no-pin      do not pin to one CPU\n"

@@ -15,6 +15,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 
+#include "listener/accept_loop.h"
+#include "listener/connection_gate.h"
 #include "record/record_proxy.h"
 
 namespace sb::record_detail {
@@ -25,9 +27,10 @@ using boost::system::error_code;
 
 // The proxy's executor: its one io_context, named by type (no any_io_executor, no strand: one
 // thread runs every handler).
-using ProxyExecutor = asio::io_context::executor_type;
+using ProxyExecutor = listener::ListenerExecutor;
 // A socket on the proxy's io_context.
-using ProxySocket = tcp::socket::rebind_executor<ProxyExecutor>::other;
+using ProxySocket = listener::ListenerSocket;
+using Admission = listener::ConnectionGate::Admission;
 
 // Where the upstream is and how to speak to it; shared by every link of one proxy.
 struct UpstreamPlace {
@@ -49,6 +52,8 @@ struct ProxyShared {
   std::atomic<std::uint64_t> failed{0};     // requests answered 502/504 by the proxy
   std::atomic<std::uint64_t> cut{0};        // answers broken off after their header went on
   std::atomic<std::uint64_t> clients{0};    // client connections accepted
+  std::atomic<std::uint64_t> refused{0};    // requests refused by the listener's rules
+  listener::ConnectionGate gate{};          // who is let in (the proxy's thread enters)
 
   // µs since t0.
   std::int64_t us_since_start() const {
@@ -56,7 +61,8 @@ struct ProxyShared {
   }
 };
 
-// Serves an accepted client connection until it closes (or the io_context stops).
-void serve_client(ProxySocket socket, ProxyShared& shared);
+// Serves an accepted client connection until it closes (or the io_context stops), as the gate
+// admitted it (serve, or reject: 503).
+void serve_client(ProxySocket socket, ProxyShared& shared, Admission admission);
 
 }  // namespace sb::record_detail

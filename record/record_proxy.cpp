@@ -1,7 +1,11 @@
 // RecordProxy's listener and thread; each client connection is a ProxyConnection
 // (record/proxy_connection.cpp), its upstream side an UpstreamLink (record/upstream_link.cpp).
+// Connections are accepted as the server accepts them (listener/accept_loop.h: a back-off when
+// out of descriptors) and let in by the same gate (listener/connection_gate.h), whose cap keeps
+// two descriptors per connection (client and upstream) within RLIMIT_NOFILE.
 #include "record/record_proxy.h"
 
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -33,18 +37,20 @@ class RecordProxy::Impl {
   std::string url() const { return url_; }
   RecordCounts counts() const {
     return {shared_.forwarded.load(), shared_.failed.load(), shared_.cut.load(),
-            shared_.clients.load()};
+            shared_.clients.load(), shared_.refused.load()};
   }
 
  private:
-  void accept();
+  // Lets an accepted client in through the gate (or closes it at once).
+  bool take(ProxySocket socket);
 
   RecordConfig config_;           // what the proxy does
   ProxyShared shared_;            // what the connections share (outlives ioc_'s handlers)
   asio::io_context ioc_{1};       // every handler, on thread_
   tcp::acceptor acceptor_{ioc_};  // the listening socket
-  std::string url_;               // http://address:port
-  std::thread thread_;            // runs ioc_
+  std::optional<listener::AcceptLoop> accepting_;  // accepts on acceptor_, backs off on errors
+  std::string url_;                                // http://address:port
+  std::thread thread_;                             // runs ioc_
 };
 
 void RecordProxy::Impl::start() {
@@ -73,20 +79,20 @@ void RecordProxy::Impl::start() {
   url_ = "http://" + (address.is_v6() ? "[" + address.to_string() + "]" : address.to_string()) +
          ":" + std::to_string(bound.port());
   shared_.t0 = ProxyClock::now();
-  accept();
+  shared_.gate.open(config_.limits.max_connections, 2);  // the client's and the upstream's
+  accepting_.emplace(
+      acceptor_, [this]() -> asio::io_context& { return ioc_; },
+      [this](ProxySocket socket) { return take(std::move(socket)); });
+  accepting_->start();
   thread_ = std::thread([this] { ioc_.run(); });
 }
 
-void RecordProxy::Impl::accept() {
-  acceptor_.async_accept(ioc_.get_executor(), [this](error_code ec, ProxySocket socket) {
-    if (ec == asio::error::operation_aborted) return;
-    if (!ec) {
-      ++shared_.clients;
-      socket.set_option(tcp::no_delay(true), ec);
-      record_detail::serve_client(std::move(socket), shared_);
-    }
-    accept();
-  });
+bool RecordProxy::Impl::take(ProxySocket socket) {
+  ++shared_.clients;
+  const record_detail::Admission admission = shared_.gate.enter();
+  if (admission == record_detail::Admission::drop) return true;  // closed by its destructor
+  record_detail::serve_client(std::move(socket), shared_, admission);
+  return true;
 }
 
 void RecordProxy::Impl::stop() {

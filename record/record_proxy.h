@@ -1,11 +1,15 @@
 // RecordProxy: the recording reverse proxy behind `soapbench record` (Boost.Beast over Asio,
-// OpenSSL for an https upstream). Every request is forwarded to the upstream service and its
-// answer back to the client, bodies unchanged (keep-alive both ways; bodies streamed through in
-// pieces of 64 KB at most, chunked or with a Content-Length as they came); each request with a
-// body and its answer go to a RecordWriter (record/record_writer.h), copied up to what it may
-// still keep. An upstream that cannot be reached, or closes or breaks before the first piece of
-// its answer, is answered 502 (504 when it is too slow) with a one-line body saying why; one that
-// breaks off later has the client's connection closed (its answer's header is already out).
+// OpenSSL for an https upstream). A request is read under the same rules as `soapbench serve`
+// reads it (listener/: framing, Host, sizes, deadlines, connection cap; refused 400, 413, 431,
+// 501 or 503 by the proxy itself) and forwarded to the upstream service as exactly the one
+// request the proxy understood: its hop-by-hop fields removed, its framing set again, its
+// trailer dropped. The answer goes back to the client, bodies unchanged (keep-alive both ways;
+// bodies streamed through in pieces of 64 KB at most, chunked or with a Content-Length as they
+// came); each request with a body and its answer go to a RecordWriter
+// (record/record_writer.h), copied while the recording's byte bound, shared by every exchange
+// in flight, allows. An upstream that cannot be reached, or closes or breaks before the first piece
+// of its answer, is answered 502 (504 when it is too slow) with a one-line body saying why; one
+// that breaks off later has the client's connection closed (its answer's header is already out).
 // Nothing is recorded for either.
 #pragma once
 
@@ -15,6 +19,7 @@
 #include <string>
 
 #include "client/http_request.h"
+#include "listener/listener_limits.h"
 #include "record/record_writer.h"
 
 namespace sb {
@@ -25,8 +30,9 @@ struct RecordConfig {
   Url upstream;                                        // the service; its path prefixes targets
   bool verify_peer = false;                            // https upstream: check its certificate
   std::uint64_t max_body_bytes = 0;                    // 0: any; larger requests 413, answers 502
-  std::chrono::milliseconds upstream_timeout{30'000};  // connect, write, read an answer: each
-  std::chrono::milliseconds idle_timeout{60'000};      // a client connection may idle this long
+  std::chrono::milliseconds upstream_timeout{30'000};  // connect, write, read an answer, and
+                                                       // each read of a request's body: each
+  ListenerLimits limits;  // the client side's deadlines and connection cap (as serve's)
 };
 
 // What the proxy did so far (read from any thread).
@@ -35,6 +41,8 @@ struct RecordCounts {
   std::uint64_t failed = 0;     // requests answered 502/504 by the proxy
   std::uint64_t cut = 0;        // answers the upstream broke off once their header was passed on
   std::uint64_t clients = 0;    // client connections accepted
+  std::uint64_t refused = 0;    // requests refused by the listener's rules (400, 413, 431, 501,
+                                // 503 over the connection cap)
 };
 
 class RecordProxy {

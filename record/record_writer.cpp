@@ -17,12 +17,23 @@ RecordWriter::~RecordWriter() {
   thread_.join();
 }
 
+bool RecordWriter::claim(std::uint64_t n) {
+  // Exchanges already in flight go on within the bound; a new one starts only while !full_.
+  if (accepted_bytes_ + claimed_bytes_ + n > limits_.max_bytes) {
+    full_ = true;  // as RecordStore::keep: once a bound would be passed, nothing more starts
+    return false;
+  }
+  claimed_bytes_ += n;
+  return true;
+}
+
 void RecordWriter::add(RecordedExchange e) {
-  if (full_) return;
   // RecordStore::keep's test, on what was handed over: the store keeps exactly what is queued.
+  // The bodies were claimed piece by piece, so the byte bound holds already; an exchange whose
+  // claims all succeeded is kept even if another one found the bound since.
   const std::uint64_t size = e.request_body.size() + e.response_body.size();
-  if (e.too_large || accepted_messages_ + 2 > limits_.max_messages ||
-      accepted_bytes_ + size > limits_.max_bytes) {
+  claimed_bytes_ -= size;
+  if (e.too_large || accepted_messages_ + 2 > limits_.max_messages) {
     full_ = true;
     return;
   }
@@ -61,6 +72,7 @@ void RecordWriter::run() {
       exchanges_ = store_.exchanges();
       bytes_ = store_.bytes();
       if (store_.full()) full_ = true;
+      if (failed.empty()) failed = store_.stopped();  // the disk: no room for the manifest
       lock.lock();
       if (!failed.empty() && error_.empty()) error_ = failed;
     }

@@ -1,8 +1,9 @@
 // RpcServer (server/http_server.h): the listener and its lifetime. One io_context per I/O thread,
 // each run by its thread alone (as nginx's workers, but in one process): the acceptor, on the
-// first, hands each connection round robin to a thread's io_context through the
-// SessionRegistry (server/http_session.h), and the connection stays there, so its handlers
-// need no strand; RpcEndpoint (server/rpc_endpoint.h) builds every response.
+// first (listener/accept_loop.h: backing off when out of descriptors), hands each connection
+// round robin to a thread's io_context through the SessionRegistry (server/http_session.h), and
+// the connection stays there, so its handlers need no strand; RpcEndpoint
+// (server/rpc_endpoint.h) builds every response.
 #include "server/http_server.h"
 
 #include <openssl/ssl.h>
@@ -41,8 +42,7 @@ namespace ssl = server_detail::ssl;
 using tcp = server_detail::tcp;
 using server_detail::SessionExecutor;
 
-constexpr auto kAcceptRetry = std::chrono::milliseconds(50);  // after EMFILE and friends
-constexpr auto kStopGrace = std::chrono::seconds(2);          // stop(): wait for sessions to close
+constexpr auto kStopGrace = std::chrono::seconds(2);  // stop(): wait for sessions to close
 
 }  // namespace
 
@@ -82,10 +82,8 @@ class RpcServer::Impl {
   void close_listener();
   // Destroys the acceptor, its timer and the io_contexts (with any handlers left behind).
   void release();
-  // Accepts the next connection onto the next io_context, round robin (on the acceptor's thread).
-  void do_accept();
-  // Hands an accepted connection to the registry, or backs off after an accept error.
-  void on_accept(beast::error_code ec, server_detail::SessionSocket socket);
+  // The io_context the next connection goes to, round robin (on the acceptor's thread).
+  net::io_context& next_context();
 
   ServerConfig config_;                      // as given (threads resolved at start)
   server_detail::RpcEndpoint endpoint_;      // builds every response
@@ -94,14 +92,14 @@ class RpcServer::Impl {
   std::optional<ssl::context> tls_;          // the TLS context (config.tls)
   std::vector<std::unique_ptr<net::io_context>> contexts_;       // one per I/O thread; [0] accepts
   std::vector<net::executor_work_guard<SessionExecutor>> work_;  // keep them running until stop
-  std::optional<tcp::acceptor> acceptor_;  // the listening socket (on contexts_[0])
-  std::optional<server_detail::SessionTimer> accept_retry_;  // back-off after an accept error
-  std::size_t next_context_ = 0;                             // where the next connection goes
-  std::vector<std::thread> threads_;  // the I/O threads, thread i runs contexts_[i]
-  std::mutex state_mutex_;            // guards running_ and live_threads_
-  std::condition_variable state_cv_;  // signals running_/live_threads_ changes
-  bool running_ = false;              // between start() and stop()
-  std::size_t live_threads_ = 0;      // I/O threads still inside run()
+  std::optional<tcp::acceptor> acceptor_;          // the listening socket (on contexts_[0])
+  std::optional<listener::AcceptLoop> accepting_;  // accepts on acceptor_, backs off on errors
+  std::size_t next_context_ = 0;                   // where the next connection goes
+  std::vector<std::thread> threads_;               // the I/O threads, thread i runs contexts_[i]
+  std::mutex state_mutex_;                         // guards running_ and live_threads_
+  std::condition_variable state_cv_;               // signals running_/live_threads_ changes
+  bool running_ = false;                           // between start() and stop()
+  std::size_t live_threads_ = 0;                   // I/O threads still inside run()
 };
 
 // ------------------------------------------------------------------ start
@@ -152,7 +150,11 @@ void RpcServer::Impl::listen() {
     contexts_.push_back(std::make_unique<net::io_context>(1));  // 1: run by one thread
   }
   acceptor_.emplace(contexts_[0]->get_executor());
-  accept_retry_.emplace(contexts_[0]->get_executor());
+  accepting_.emplace(
+      *acceptor_, [this]() -> net::io_context& { return next_context(); },
+      [this](server_detail::SessionSocket s) {
+        return sessions_.admit(std::move(s), tls_ ? &*tls_ : nullptr);
+      });
   const tcp::endpoint endpoint(address, config_.port);
   auto fail = [&](const char* what) {
     release();
@@ -180,7 +182,7 @@ void RpcServer::Impl::start_threads() {
     live_threads_ = n;
   }
   sessions_.reopen();
-  net::dispatch(contexts_[0]->get_executor(), [this] { do_accept(); });
+  net::dispatch(contexts_[0]->get_executor(), [this] { accepting_->start(); });
   endpoint_.make_workers(n);
   for (unsigned i = 0; i < n; ++i) threads_.emplace_back([this, i] { run_thread(i); });
 }
@@ -228,7 +230,7 @@ void RpcServer::Impl::close_listener() {
   net::post(contexts_[0]->get_executor(), [this] {
     beast::error_code ec;
     acceptor_->close(ec);
-    accept_retry_->cancel();
+    accepting_->cancel();
   });
   work_.clear();  // each io_context returns once its sessions have closed
   std::unique_lock lock(state_mutex_);
@@ -239,7 +241,7 @@ void RpcServer::Impl::close_listener() {
 
 void RpcServer::Impl::release() {
   work_.clear();
-  accept_retry_.reset();
+  accepting_.reset();
   acceptor_.reset();
   contexts_.clear();  // destroys handlers a forced stop left behind (and their sessions)
 }
@@ -251,27 +253,10 @@ void RpcServer::Impl::wait() {
 
 // ------------------------------------------------------------------ accept
 
-void RpcServer::Impl::do_accept() {
+net::io_context& RpcServer::Impl::next_context() {
   net::io_context& target = *contexts_[next_context_];
   next_context_ = (next_context_ + 1) % contexts_.size();
-  acceptor_->async_accept(target.get_executor(),
-                          [this](beast::error_code ec, server_detail::SessionSocket s) {
-                            on_accept(ec, std::move(s));
-                          });
-}
-
-void RpcServer::Impl::on_accept(beast::error_code ec, server_detail::SessionSocket socket) {
-  if (!acceptor_->is_open() || ec == net::error::operation_aborted) return;
-  if (ec) {  // out of descriptors and the like: back off instead of spinning
-    accept_retry_->expires_after(kAcceptRetry);
-    accept_retry_->async_wait([this](beast::error_code e) {
-      if (!e && acceptor_->is_open()) do_accept();
-    });
-    return;
-  }
-  socket.set_option(tcp::no_delay(true), ec);
-  if (!sessions_.admit(std::move(socket), tls_ ? &*tls_ : nullptr)) return;
-  do_accept();
+  return target;
 }
 
 // ------------------------------------------------------------------ RpcServer

@@ -3,16 +3,15 @@
 // io_context, preallocated buffers, a deadline on every read and write), keep-alive, each
 // response's header and body sent by one gathered write.
 //
-// Deadlines: each step sets deadline_, a plain time; one watchdog timer per session is re-armed
-// only when a step's deadline falls before the time it is armed for, and when it fires it closes
-// the connection if the current deadline has passed, else waits on for it. Beast's tcp_stream
-// re-armed its timer on every read and write: with one connection that timer is the reactor's
-// earliest, so each re-arming was a timerfd_settime call (two per keep-alive call).
+// Deadlines: each step sets a deadline on the session's one watchdog timer (listener/watchdog.h,
+// the proxy's too), re-armed only when a deadline falls before the time it is armed for.
 //
 // A request's life, one async chain: [TLS handshake] → idle wait for the first byte (keep-alive
-// only) → header (header_timeout) → the head's rules (server/http_head_rules.h: framing, Host)
-// and the size check (413), before any body byte is read → body (request_deadline) → process
-// (RpcEndpoint::handle: decode, dispatch, encode) → [respond's delay, on a timer] → write
+// only) → header (header_timeout from its first byte) → the head's rules
+// (listener/request_rules.h: framing, Host, sizes) and the size check (413), before any body
+// byte is read → body (request_deadline; its chunk lines and trailer section bounded, the
+// trailer dropped) → process (RpcEndpoint::handle: decode, dispatch, encode; 503 while too many
+// answers wait for clients that do not read them) → [respond's delay, on a timer] → write
 // (request_deadline) → next request or close. Only broken HTTP or limits end a connection;
 // everything inside an RPC is answered in the request's protocol.
 //
@@ -38,29 +37,32 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
-#include "server/http_head_rules.h"
+#include "listener/request_rules.h"
+#include "listener/watchdog.h"
 
 namespace sb::server_detail {
 
 namespace {
 
-constexpr std::size_t kHeaderLimit = 16 * 1024;     // request line + fields; beyond: 431
+using listener::Refusal;
+using Admission = listener::ConnectionGate::Admission;
+
 constexpr std::size_t kReadChunk = 16 * 1024;       // idle wait and lingering-close reads
 constexpr std::size_t kBufferLimit = 1024 * 1024;   // flat_buffer ceiling (header + one read)
 constexpr std::size_t kKeepCapacity = 1024 * 1024;  // body storage kept across requests
 constexpr auto kLinger = std::chrono::seconds(2);   // draining a client after a closing response
 
-using Clock = std::chrono::steady_clock;
-constexpr Clock::time_point kNever = Clock::time_point::max();  // no deadline
+using Clock = listener::Clock;
 
 }  // namespace
 
 // The part of a session the registry needs without knowing the stream type.
 class SessionBase : public std::enable_shared_from_this<SessionBase> {
  public:
-  // counted: the session counts against max_connections (a 503 rejection does not).
-  SessionBase(SessionRegistry& registry, bool counted) : registry_(registry), counted_(counted) {}
-  virtual ~SessionBase() { registry_.forget(this, counted_); }
+  // admission: how the gate let the session in (serve, or reject: 503).
+  SessionBase(SessionRegistry& registry, Admission admission)
+      : registry_(registry), admission_(admission) {}
+  virtual ~SessionBase() { registry_.forget(this, admission_); }
   SessionBase(const SessionBase&) = delete;
   SessionBase& operator=(const SessionBase&) = delete;
 
@@ -73,7 +75,7 @@ class SessionBase : public std::enable_shared_from_this<SessionBase> {
 
  protected:
   SessionRegistry& registry_;  // the server's sessions (and through it, config and endpoint)
-  bool counted_;               // counts against max_connections (not a 503 rejection)
+  Admission admission_;        // how the gate let it in
 };
 
 // One connection: owns the stream, its buffers and timers; every step sets a deadline.
@@ -84,22 +86,20 @@ class Session final : public SessionBase {
   static constexpr bool kTls = !std::is_same_v<Stream, SessionSocket>;
 
   // A plain connection.
-  Session(SessionRegistry& registry, SessionSocket&& socket, bool reject) requires(!kTls)
-      : SessionBase(registry, !reject),
+  Session(SessionRegistry& registry, SessionSocket&& socket, Admission admission) requires(!kTls)
+      : SessionBase(registry, admission),
         stream_(std::move(socket)),
         watchdog_(stream_.get_executor()),
-        delay_(stream_.get_executor()),
-        reject_(reject) {
+        delay_(stream_.get_executor()) {
     init();
   }
   // A TLS connection.
   Session(SessionRegistry& registry, SessionSocket&& socket, ssl::context& ctx,
-          bool reject) requires(kTls)
-      : SessionBase(registry, !reject),
+          Admission admission) requires(kTls)
+      : SessionBase(registry, admission),
         stream_(std::move(socket), ctx),
         watchdog_(stream_.get_executor()),
-        delay_(stream_.get_executor()),
-        reject_(reject) {
+        delay_(stream_.get_executor()) {
     init();
   }
 
@@ -134,50 +134,33 @@ class Session final : public SessionBase {
   }
 
   // The current step must end within `d` from now (closed by the watchdog otherwise).
-  void expires_after(Clock::duration d) {
-    deadline_ = Clock::now() + d;
-    if (wake_time() < armed_) arm_watchdog();
-  }
-
-  // When the watchdog must look next: the deadline, or earlier the next crowding check of a
-  // connection that has sent nothing.
-  Clock::time_point wake_time() const {
-    return heard_ ? deadline_ : std::min(deadline_, crowd_check_);
-  }
+  void expires_after(Clock::duration d) { watchdog_.expires_after(d, watchdog_handler()); }
 
   // The current step has no deadline (processing, which bounds itself).
-  void expires_never() { deadline_ = kNever; }
+  void expires_never() { watchdog_.expires_never(); }
 
-  // Arms the watchdog for wake_time() (a wait already pending ends with operation_aborted). Its
-  // handler holds the session weakly: a watchdog alone does not keep a closed session alive.
-  void arm_watchdog() {
-    armed_ = wake_time();
-    watchdog_.expires_at(armed_);
-    watchdog_.async_wait([weak = std::weak_ptr<Session>(self())](beast::error_code ec) {
+  // The watchdog's handler. It holds the session weakly: a watchdog alone does not keep a
+  // closed session alive.
+  auto watchdog_handler() {
+    return [weak = std::weak_ptr<Session>(self())](beast::error_code ec) {
       if (std::shared_ptr<Session> s = weak.lock()) s->on_watchdog(ec);
-    });
+    };
   }
 
   // The watchdog fired: close when the current step is late, or when the connection has sent
   // nothing and the server is crowded; else wait on.
   void on_watchdog(beast::error_code ec) {
     if (ec) return;  // re-armed for an earlier deadline, or closed
-    armed_ = kNever;
-    const Clock::time_point now = Clock::now();
-    if (!heard_ && now >= crowd_check_) {
-      if (registry_.crowded()) return close_now();
-      crowd_check_ = now + config().crowded_first_byte;
-    }
-    if (deadline_ == kNever) return;  // the next expires_after() arms it again
-    if (now >= deadline_) return close_now();
-    arm_watchdog();
+    using Verdict = listener::Watchdog<SessionTimer>::Verdict;
+    const Verdict v = watchdog_.fired(registry_.crowded(), watchdog_handler());
+    if (v == Verdict::late || v == Verdict::crowded) close_now();
   }
 
   // First step: the TLS handshake (within header_timeout), or straight to begin().
   void start() {
-    crowd_check_ = Clock::now() + config().crowded_first_byte;
+    watchdog_.watch_first_byte(config().limits.crowded_first_byte);
     if constexpr (kTls) {
-      expires_after(config().header_timeout);
+      expires_after(config().limits.header_timeout);
       stream_.async_handshake(ssl::stream_base::server,
                               beast::bind_front_handler(&Session::on_handshake, self()));
     } else {
@@ -188,14 +171,16 @@ class Session final : public SessionBase {
   // The handshake finished: serve, or close on failure.
   void on_handshake(beast::error_code ec) {
     if (ec) return close_now();
-    heard_ = true;
+    watchdog_.heard();
     begin();
   }
 
   // Over max_connections: 503 and close; else read the first request.
   void begin() {
-    if (reject_) return send_status(http::status::service_unavailable, "too many connections");
-    next_request(config().header_timeout);
+    if (admission_ == Admission::reject) {
+      return send_status(http::status::service_unavailable, "too many connections");
+    }
+    next_request(config().limits.header_timeout);
   }
 
   // A fresh parser (reusing the previous body's storage) for the next request, whose first byte
@@ -203,7 +188,7 @@ class Session final : public SessionBase {
   // header_timeout from there.
   void next_request(Clock::duration first_byte) {
     parser_.emplace();
-    parser_->header_limit(kHeaderLimit);
+    parser_->header_limit(listener::kHeaderLimit);
     parser_->body_limit(config().max_body_bytes);
     parser_->get().body() = std::move(spare_body_);
     header_done_ = false;
@@ -213,7 +198,7 @@ class Session final : public SessionBase {
     }
     // Pipelined: already here. Parsed from a fresh handler, so a burst of pipelined requests
     // answered without waiting does not nest one call deeper per request.
-    expires_after(config().header_timeout);
+    expires_after(config().limits.header_timeout);
     net::post(stream_.get_executor(), beast::bind_front_handler(&Session::parse, self()));
   }
 
@@ -226,8 +211,8 @@ class Session final : public SessionBase {
   // Bytes arrived: the header deadline starts with a request's first byte; then parse.
   void on_read(beast::error_code ec, std::size_t n) {
     if (ec) return close_now();  // a deadline, the peer closed or reset, stop()
-    heard_ = true;
-    if (buffer_.size() == 0 && !parser_->got_some()) expires_after(config().header_timeout);
+    watchdog_.heard();
+    if (buffer_.size() == 0 && !parser_->got_some()) expires_after(config().limits.header_timeout);
     buffer_.commit(n);
     parse();
   }
@@ -242,36 +227,40 @@ class Session final : public SessionBase {
       beast::error_code ec;
       const std::size_t used = parser_->put(buffer_.data(), ec);
       buffer_.consume(used);
-      if (ec == http::error::need_more) return read_more();
-      if (ec) return refuse(ec);
+      if (ec == http::error::need_more) return need_more();
+      if (ec) return refuse(listener::parse_refusal(ec));
       if (!header_done_ && parser_->is_header_done()) {
         header_done_ = true;
         if (!on_header()) return;
       }
-      if (used == 0 && !parser_->is_done()) return read_more();
+      if (used == 0 && !parser_->is_done()) return need_more();
     }
   }
 
-  // Limits and malformed requests end the connection with a status.
-  void refuse(beast::error_code ec) {
-    if (ec == http::error::body_limit) {  // Content-Length (or chunks) above max_body_bytes
-      return send_status(http::status::payload_too_large, "request body too large");
+  // The parser waits for more: read it, unless what it holds back (a chunk line, the trailer
+  // section) is already over its bound.
+  void need_more() {
+    if (header_done_) {
+      const auto pending = buffer_.data();
+      const std::string_view unparsed(static_cast<const char*>(pending.data()), pending.size());
+      if (const std::optional<Refusal> r = listener::check_unparsed(unparsed)) return refuse(*r);
     }
-    if (ec == http::error::header_limit) {
-      return send_status(http::status::request_header_fields_too_large, "request header too large");
-    }
-    send_status(http::status::bad_request, "malformed request");
+    read_more();
   }
+
+  // Limits and malformed requests end the connection with a status.
+  void refuse(const Refusal& r) { send_status(r.status, r.text); }
 
   // The header is complete: its rules checked (a refusal ends the connection), the body gets
   // request_deadline; "Expect: 100-continue" is answered first. False when parsing stops here
   // (refused, or waiting for that answer to be written).
   bool on_header() {
     const Request& req = parser_->get();
-    if (const std::optional<Refusal> refusal = check_request_head(req)) {
-      send_status(refusal->status, refusal->text);
+    if (const std::optional<Refusal> refusal = listener::check_request_head(req)) {
+      refuse(*refusal);
       return false;
     }
+    if (parser_->chunked()) trailers_.note_header(req);
     expires_after(config().request_deadline);
     if (parser_->is_done() || !beast::iequals(req[http::field::expect], "100-continue")) {
       return true;
@@ -292,6 +281,11 @@ class Session final : public SessionBase {
   void process() {
     expires_never();
     Request& req = parser_->get();
+    trailers_.drop_trailers(req);
+    if (registry_.answers_backed_up()) {
+      return send_status(http::status::service_unavailable,
+                         "too many answers wait for clients that do not read them");
+    }
     res_.clear();  // header fields
     res_.body().clear();
     const Outcome outcome = registry_.endpoint().handle(req, res_, local_);
@@ -329,17 +323,23 @@ class Session final : public SessionBase {
       }
       if (serializer_->is_done()) return on_write({}, 0);
     }
+    // The client has not taken it all: it waits, counted against max_queued_answer_bytes.
+    const ResponseBody::value_type& body = res_.body();
+    queued_ = body.owned.size() + body.middle.size() + body.tail.size();
+    registry_.queue(queued_);
     http::async_write(stream_, *serializer_, beast::bind_front_handler(&Session::on_write, self()));
   }
 
   // Written: release oversized storage, then the next request or a graceful close.
   void on_write(beast::error_code ec, std::size_t) {
+    registry_.unqueue(queued_);
+    queued_ = 0;
     serializer_.reset();
     if (res_.body().owned.capacity() > kKeepCapacity) std::string().swap(res_.body().owned);
     res_.body().clear();
     if (ec) return close_now();
     if (closing_) return graceful_close();
-    next_request(config().idle_timeout);
+    next_request(config().limits.idle_timeout);
   }
 
   // A plain-text answer that ends the connection (limits, malformed HTTP, 503).
@@ -403,17 +403,14 @@ class Session final : public SessionBase {
   Response res_;            // the response; body storage reused
   std::optional<http::response_serializer<ResponseBody>> serializer_;  // writing res_
   http::response<http::empty_body> continue_;                          // "100 Continue"
-  SessionTimer watchdog_;                   // closes the connection at a late deadline_
-  SessionTimer delay_;                      // respond's delay (never blocks a thread)
-  Clock::time_point deadline_ = kNever;     // the current step's deadline
-  Clock::time_point armed_ = kNever;        // when the watchdog fires (kNever: not armed)
-  tcp::endpoint local_;                     // our address (WSDL when bound to any)
-  bool reject_;                             // over max_connections: 503 and close
-  bool header_done_ = false;                // this request's header was checked
-  bool closing_ = false;                    // close after the current response
-  bool aborted_ = false;                    // stop() closed this session
-  bool heard_ = false;                      // the client sent a byte (TLS: finished its handshake)
-  Clock::time_point crowd_check_ = kNever;  // while !heard_: when crowding is looked at next
+  listener::Watchdog<SessionTimer> watchdog_;  // closes the connection at a late deadline
+  SessionTimer delay_;                         // respond's delay (never blocks a thread)
+  listener::TrailerFilter trailers_;           // a chunked request's trailer, dropped
+  tcp::endpoint local_;                        // our address (WSDL when bound to any)
+  std::size_t queued_ = 0;    // answer bytes counted as waiting for the client (registry)
+  bool header_done_ = false;  // this request's header was checked
+  bool closing_ = false;      // close after the current response
+  bool aborted_ = false;      // stop() closed this session
 };
 
 // A plain HTTP connection.
@@ -423,25 +420,20 @@ using TlsSession = Session<beast::ssl_stream<SessionSocket>>;
 
 // ------------------------------------------------------------------ SessionRegistry
 
-bool SessionRegistry::crowded() const {
-  return active_.load(std::memory_order_relaxed) * 4 > config_.max_connections * 3;
-}
-
 void SessionRegistry::reopen() {
+  gate_.open(config_.limits.max_connections, 1);  // a session holds one descriptor
   std::lock_guard lock(mutex_);
   stopping_ = false;
 }
 
 bool SessionRegistry::admit(SessionSocket socket, ssl::context* tls) {
-  // Only the acceptor's thread adds to active_ (sessions only leave), so check-then-add cannot
-  // overshoot.
-  const bool reject = active_.load() >= config_.max_connections;
-  if (!reject) active_.fetch_add(1);
+  const Admission admission = gate_.enter();
+  if (admission == Admission::drop) return true;  // closed by `socket`'s destructor
   std::shared_ptr<SessionBase> session;
   if (tls != nullptr) {
-    session = std::make_shared<TlsSession>(*this, std::move(socket), *tls, reject);
+    session = std::make_shared<TlsSession>(*this, std::move(socket), *tls, admission);
   } else {
-    session = std::make_shared<PlainSession>(*this, std::move(socket), reject);
+    session = std::make_shared<PlainSession>(*this, std::move(socket), admission);
   }
   {
     std::lock_guard lock(mutex_);
@@ -466,8 +458,8 @@ void SessionRegistry::close_all() {
   for (std::shared_ptr<SessionBase>& p : live) net::post(p->executor(), [p] { p->abort(); });
 }
 
-void SessionRegistry::forget(SessionBase* s, bool counted) {
-  if (counted) active_.fetch_sub(1);
+void SessionRegistry::forget(SessionBase* s, Admission admission) {
+  gate_.leave(admission);
   std::lock_guard lock(mutex_);
   sessions_.erase(s);
 }

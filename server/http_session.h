@@ -1,5 +1,6 @@
 // RpcServer's connections: one owning Session per connection (http_session.cpp), and the registry
-// that admits them against max_connections and closes them all at stop().
+// that admits them through the listener's gate (listener/connection_gate.h), counts the answers
+// waiting for their clients, and closes them all at stop().
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,8 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "listener/accept_loop.h"
+#include "listener/connection_gate.h"
 #include "server/rpc_endpoint.h"
 #include "server/server_config.h"
 
@@ -24,9 +27,9 @@ using tcp = net::ip::tcp;
 // io_context of its own, so a connection's handlers never run concurrently and need no strand
 // (a strand cost a scheduler round, and with it an epoll_wait, per completion); held in an
 // any_io_executor a strand also allocated on every rebinding (docs/load.md "Servers under load").
-using SessionExecutor = net::io_context::executor_type;
+using SessionExecutor = listener::ListenerExecutor;
 // An accepted socket bound to its connection's io_context.
-using SessionSocket = tcp::socket::rebind_executor<SessionExecutor>::other;
+using SessionSocket = listener::ListenerSocket;
 // A timer on a connection's io_context.
 using SessionTimer = net::steady_timer::rebind_executor<SessionExecutor>::other;
 
@@ -46,24 +49,33 @@ class SessionRegistry {
   // What builds every response.
   RpcEndpoint& endpoint() { return endpoint_; }
 
-  // Admits sessions again (start() after a stop()).
+  // Admits sessions again (start() after a stop()), with the cap the descriptors allow.
   void reopen();
-  // Starts serving a new connection (over TLS when tls is set); beyond max_connections it is
-  // answered 503 and closed. False once close_all() began (the connection is dropped). Called
-  // on the acceptor's thread only.
+  // Starts serving a new connection (over TLS when tls is set); over the cap it is answered 503
+  // and closed, or closed at once when too many are being refused already. False once
+  // close_all() began (the connection is dropped). Called on the acceptor's thread only.
   bool admit(SessionSocket socket, ssl::context* tls);
   // Admits nothing more and closes every live session, each on its own thread.
   void close_all();
   // Removes a session (from its destructor).
-  void forget(SessionBase* s, bool counted);
-  // More than 3/4 of max_connections are in use: connections that have sent nothing are closed
-  // at their next crowding check (ServerConfig::crowded_first_byte).
-  bool crowded() const;
+  void forget(SessionBase* s, listener::ConnectionGate::Admission admission);
+  // More than 3/4 of the cap are in use: connections that have sent nothing are closed at their
+  // next crowding check (ListenerLimits::crowded_first_byte).
+  bool crowded() const { return gate_.crowded(); }
+
+  // An answer of `bytes` waits for its client to read it (until unqueue()).
+  void queue(std::size_t bytes) { queued_.fetch_add(bytes, std::memory_order_relaxed); }
+  void unqueue(std::size_t bytes) { queued_.fetch_sub(bytes, std::memory_order_relaxed); }
+  // More than max_queued_answer_bytes of answers wait for their clients: new requests get 503.
+  bool answers_backed_up() const {
+    return queued_.load(std::memory_order_relaxed) > config_.max_queued_answer_bytes;
+  }
 
  private:
   const ServerConfig& config_;                 // limits and timeouts
   RpcEndpoint& endpoint_;                      // builds every response
-  std::atomic<std::size_t> active_{0};         // counted (non-rejected) sessions alive
+  listener::ConnectionGate gate_;              // who is let in
+  std::atomic<std::size_t> queued_{0};         // answer bytes waiting for their clients
   std::mutex mutex_;                           // guards sessions_ and stopping_
   std::unordered_set<SessionBase*> sessions_;  // every live session, for close_all()
   bool stopping_ = false;                      // close_all() began: admit nothing more

@@ -3,6 +3,7 @@
 // thread-safe).
 #include "server/rpc_endpoint.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -15,8 +16,8 @@
 #include "codecs/wsdl.h"
 #include "harness/corpus.h"
 #include "harness/encoders.h"
+#include "listener/request_rules.h"
 #include "parsers/registry.h"
-#include "server/http_head_rules.h"
 
 namespace sb::server_detail {
 
@@ -125,6 +126,24 @@ bool is_soap12(std::string_view content_type) {
   return beast::iequals(media, "application/soap+xml");
 }
 
+// m in family f into `out` (replaced) by `enc`; a JSON-RPC message echoes `id` as the request
+// wrote it. False with `error` set when m cannot be written.
+bool encode_with_id(Encoder& enc, const rpc::Message& m, rpc::Family f, const rpc::JsonRpcId& id,
+                    std::string& out, std::string& error) {
+  rpc::JsonRpcOptions options;
+  const bool splice = f == rpc::Family::jsonrpc && !id.number;  // written as "id":0, replaced
+  options.id = id.number.value_or(0);
+  if (!enc.encode(m, f, out, error, options)) return false;
+  if (splice) {  // a string, fractional or null id: the encoder wrote "id":0 last
+    constexpr std::string_view kPlaceholder = "\"id\":0}";
+    if (std::string_view(out).ends_with(kPlaceholder)) {
+      out.resize(out.size() - 2);
+      out.append(id.raw).push_back('}');
+    }
+  }
+  return true;
+}
+
 // The stored document of family f, or nullptr when there is none.
 const std::string* stored(const std::array<std::string, 6>& docs, rpc::Family f) {
   const std::string& doc = docs[static_cast<std::size_t>(f)];
@@ -224,7 +243,7 @@ Outcome RpcEndpoint::handle(const Request& req, Response& res,
                             const net::ip::tcp::endpoint& local) {
   res.version(req.version());
   res.keep_alive(req.keep_alive());
-  const std::string_view target = origin_target(req.target());  // absolute-form: its path
+  const std::string_view target = listener::origin_target(req.target());  // absolute-form: its path
   const std::size_t q = target.find('?');
   const std::string_view path = target.substr(0, q);
   const std::string_view query =
@@ -316,6 +335,7 @@ void RpcEndpoint::refuse_parser(Exchange& x, bool missing) const {
 }
 
 void RpcEndpoint::answer(Exchange& x, Adapter& adapter) {
+  if (x.json && rpc::json_is_array(x.req.body())) return answer_batch(x, adapter);
   const std::optional<rpc::Message> fault = decode(x, adapter);
   // JSON-RPC notifications (no id) get no answer, errors included, unless the id could not
   // be read at all (parse error, invalid request).
@@ -335,6 +355,119 @@ void RpcEndpoint::answer(Exchange& x, Adapter& adapter) {
     x.res.erase(http::field::content_type);
     x.res.body().clear();
   }
+}
+
+void RpcEndpoint::answer_batch(Exchange& x, Adapter& adapter) {
+  const std::optional<std::vector<std::string_view>> members = rpc::json_array_items(x.req.body());
+  const std::size_t most = Limits{}.max_members;
+  std::optional<rpc::Message> whole;  // the one answer to the batch as a whole
+  if (!members) {
+    whole = make_fault(rpc::fault::parse_error, "parse error: the batch is not well-formed JSON");
+  } else if (members->empty()) {
+    whole = make_fault(rpc::fault::invalid_request, "invalid request: an empty batch");
+  } else if (members->size() > most) {
+    whole =
+        make_fault(rpc::fault::invalid_request,
+                   "invalid request: more than " + std::to_string(most) + " messages in one batch");
+  } else {
+    whole = answer_members(x, adapter, *members);
+  }
+  if (!whole) return;
+  x.id = {};  // null: the batch has no id of its own
+  x.res.body().clear();
+  reply(x, *whole);
+}
+
+std::optional<rpc::Message> RpcEndpoint::answer_members(
+    Exchange& x, Adapter& adapter, const std::vector<std::string_view>& members) {
+  std::string& answers = x.res.body().owned;
+  answers.assign("[");
+  std::string one;
+  std::optional<rpc::Message> fault;
+  for (const std::string_view member : members) {
+    if (!answer_member(x, adapter, member, one, fault)) {
+      if (fault) return fault;
+      continue;  // a notification
+    }
+    if (answers.size() > 1) answers.push_back(',');
+    answers += one;
+  }
+  x.res.body().middle = {};
+  x.res.body().tail = {};
+  if (answers.size() == 1) {  // notifications only: nothing to answer (JSON-RPC 2.0 §6)
+    x.res.result(http::status::no_content);
+    x.res.erase(http::field::content_type);
+    answers.clear();
+    return std::nullopt;
+  }
+  answers.push_back(']');
+  x.res.result(http::status::ok);
+  x.res.set(http::field::content_type, content_type_of(rpc::Family::jsonrpc));
+  return std::nullopt;
+}
+
+bool RpcEndpoint::answer_member(Exchange& x, Adapter& adapter, std::string_view member,
+                                std::string& out, std::optional<rpc::Message>& fault) {
+  Clock::time_point t = Clock::now();
+  x.worker.buffer.assign(member);
+  rpc::DecodeContext context;
+  context.protocol = rpc::Protocol::jsonrpc;
+  DecodeReport report;
+  const Status status = adapter.decode(x.worker.buffer, context, x.worker.call, report);
+  const Clock::time_point decoded = Clock::now();
+  x.timing.decode_ns += ns_between(t, decoded);
+  std::optional<rpc::Message> answer;
+  if (!status.ok()) {
+    const int code = report.fault_code != 0 ? report.fault_code : rpc::fault::parse_error;
+    answer = make_fault(code,
+                        fault_text(code, status.code() == StatusCode::invalid ? status.reason()
+                                                                              : status.describe()));
+    if (code == rpc::fault::parse_error) {
+      fault = std::move(answer);
+      return false;
+    }
+  } else if (x.worker.call.kind != rpc::MessageKind::call) {
+    answer = make_fault(rpc::fault::invalid_request, "invalid request: expected a call");
+  }
+  const rpc::JsonRpcId id = rpc::find_jsonrpc_id(member);
+  const bool invalid = answer && answer->fault_code == rpc::fault::invalid_request;
+  // As a single request: a notification gets no answer, errors included, unless it is not a
+  // request at all (an invalid one is answered with id null).
+  if (!id.present && !invalid) {
+    if (!answer)
+      x.outcome.delay = std::max(x.outcome.delay, service_.dispatch(x.worker.call).delay);
+    return false;
+  }
+  t = Clock::now();
+  if (!answer && x.worker.call.method == "getChain" && x.worker.call.params.empty() &&
+      !chain_json_result_.empty()) {
+    out.assign("{\"jsonrpc\":\"2.0\",\"id\":").append(id.raw).append(",\"result\":");
+    out.append(chain_json_result_).push_back('}');
+    x.timing.dispatch_ns += ns_between(t, Clock::now());
+    return true;
+  }
+  if (!answer) {
+    DispatchResult result = service_.dispatch(x.worker.call);
+    x.outcome.delay = std::max(x.outcome.delay, result.delay);  // as if answered side by side
+    answer = std::move(result.response);
+  }
+  const Clock::time_point dispatched = Clock::now();
+  x.timing.dispatch_ns += ns_between(t, dispatched);
+  std::string error;
+  Encoder& enc = *x.worker.encoder;
+  Encoder& encoder = enc.entry().supports(rpc::Family::jsonrpc) ? enc : *x.worker.direct;
+  if (!encode_with_id(encoder, *answer, rpc::Family::jsonrpc, id, out, error)) {
+    const rpc::Message cannot = make_fault(rpc::fault::internal_error, "internal error: " + error);
+    if (!encode_with_id(*x.worker.direct, cannot, rpc::Family::jsonrpc, id, out, error)) {
+      out.assign(
+             "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32603,\"message\":"
+             "\"internal error\"},\"id\":")
+          .append(id.raw)
+          .push_back('}');
+    }
+  }
+  x.timing.encode_ns += ns_between(dispatched, Clock::now());
+  return true;
 }
 
 std::optional<rpc::Message> RpcEndpoint::decode(Exchange& x, Adapter& adapter) const {
@@ -409,28 +542,18 @@ void RpcEndpoint::finish(Exchange& x) const {
 void RpcEndpoint::encode_reply(Worker& w, const rpc::Message& m, rpc::Family f,
                                const rpc::JsonRpcId& id, Response& res) const {
   Encoder* enc = w.encoder->entry().supports(f) ? w.encoder.get() : w.direct.get();
-  rpc::JsonRpcOptions options;
-  const bool splice = f == rpc::Family::jsonrpc && !id.number;  // written as "id":0, replaced
-  options.id = id.number.value_or(0);
   std::string& out = res.body().owned;
   std::string error;
   const rpc::Message* sent = &m;
   rpc::Message fallback;
-  if (!enc->encode(m, f, out, error, options)) {
+  if (!encode_with_id(*enc, m, f, id, out, error)) {
     // The response cannot be written (NaN, malformed UTF-8 from the request, …): say so instead.
     fallback = make_fault(rpc::fault::internal_error, "internal error: " + error);
-    if (!w.direct->encode(fallback, f, out, error, options)) {
+    if (!encode_with_id(*w.direct, fallback, f, id, out, error)) {
       return plain(res, http::status::internal_server_error,
                    "cannot encode the response: " + error);
     }
     sent = &fallback;
-  }
-  if (splice) {  // a string, fractional or null id: the encoder wrote "id":0 last
-    constexpr std::string_view kPlaceholder = "\"id\":0}";
-    if (std::string_view(out).ends_with(kPlaceholder)) {
-      out.resize(out.size() - 2);
-      out.append(id.raw).push_back('}');
-    }
   }
   res.result(status_of(*sent, f));
   res.set(http::field::content_type, content_type_of(f));

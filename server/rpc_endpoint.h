@@ -81,6 +81,19 @@ class RpcEndpoint {
   void refuse_parser(Exchange& x, bool missing) const;
   // Decodes, then answers with a fault, the getChain passthrough or the service's response.
   void answer(Exchange& x, Adapter& adapter);
+  // A JSON-RPC 2.0 batch (its §6): one array answering the members in member order, each with
+  // its id, none for a notification, an error object for a bad member; 204 and no body when
+  // every member is a notification; a single error (id null) when the body is not a JSON array
+  // (parse error), is empty, or holds more than Limits::max_members messages (invalid request).
+  void answer_batch(Exchange& x, Adapter& adapter);
+  // The members' answers, written into x.res; or the fault answering the batch as a whole when a
+  // member is not JSON (so neither is the batch: a parse error, JSON-RPC 2.0 §6).
+  std::optional<rpc::Message> answer_members(Exchange& x, Adapter& adapter,
+                                             const std::vector<std::string_view>& members);
+  // One member decoded, answered and encoded into `out` (replaced); false for a notification
+  // (nothing to send). `fault` is set instead when the member is not JSON.
+  bool answer_member(Exchange& x, Adapter& adapter, std::string_view member, std::string& out,
+                     std::optional<rpc::Message>& fault);
   // Decodes the body into the worker's message (and reads the JSON-RPC id); a fault to answer
   // with when the request is not a well-formed call.
   std::optional<rpc::Message> decode(Exchange& x, Adapter& adapter) const;

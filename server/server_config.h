@@ -10,6 +10,7 @@
 #include <string>
 
 #include "codecs/family.h"
+#include "listener/listener_limits.h"
 #include "parsers/registry.h"
 
 namespace sb {
@@ -26,15 +27,15 @@ struct ServerConfig {
   std::filesystem::path key_file;    // PEM private key for cert_file
   std::filesystem::path corpus_dir;  // getChain documents (empty: default_corpus_dir())
   bool server_timing = false;        // add a Server-Timing header (decode, dispatch, encode)
-  // Limits (the hostile-input work tunes and tests them).
+  // Limits (the hostile-input work tunes and tests them; the deadlines and the connection cap
+  // are every listener's, `soapbench record`'s too).
   std::size_t max_body_bytes = 8 * 1024 * 1024;        // larger bodies get 413
-  std::chrono::milliseconds header_timeout{10'000};    // to receive a request's header
-  std::chrono::milliseconds idle_timeout{30'000};      // keep-alive connection idle
   std::chrono::milliseconds request_deadline{10'000};  // body read + decode + dispatch + write
-  std::size_t max_connections = 1024;                  // beyond: refused with 503
-  // Crowded (over 3/4 of max_connections in use): a connection that has sent nothing gets
-  // this long for its first byte (TLS: its handshake), so an idle flood cannot hold every slot.
-  std::chrono::milliseconds crowded_first_byte{1'000};
+  ListenerLimits limits;                               // header and idle deadlines, connections
+  // Answers written but not yet taken by their clients, in all: while more wait, new requests
+  // get 503, so clients that do not read their answers cannot make the server hold them without
+  // bound (each answer is at most rpc::kMaxAnswerBytes beyond the request's own size).
+  std::size_t max_queued_answer_bytes = 256 * 1024 * 1024;
 };
 
 // What the server measured for one request, where it happened.

@@ -93,7 +93,7 @@ TEST(DecodeNumbersTest, ZeroSignificandWithAnyExponentIsZero) {
       ASSERT_TRUE(s.ok()) << entry.info().name << ": " << s.describe();
       EXPECT_EQ(rpc::to_canonical_json(out), expected) << entry.info().name;
     }
-    // The corpus keeps the fuzz smoke's find as a hostile file (tools/corpusgen/hostile.py).
+    // The corpus keeps the fuzz smoke's find as a hostile file (sbtools/corpusgen/hostile.py).
     const CorpusEntry* found = nullptr;
     for (const CorpusEntry& e : corpus().entries()) {
       if (e.path == "hostile/json/zero-significand-exponents.json") found = &e;

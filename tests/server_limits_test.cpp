@@ -3,6 +3,8 @@
 // clients keep being served; driven by the Beast client of tests/server_fixture.h.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "tests/server_fixture.h"
 
 namespace sb {
@@ -259,9 +261,10 @@ TEST(Server, IdleFloodDoesNotLockClientsOut) {
   constexpr int kFlood = 2000;
   ASSERT_TRUE(allow_descriptors(2 * kFlood + 512)) << "RLIMIT_NOFILE's hard limit is too low";
   ServerConfig config = quick_config();
-  config.max_connections = 1000;
+  config.limits.max_connections = 1000;
   Server s(config);
-  ASSERT_EQ(config.header_timeout, 10s);  // the default the flood would otherwise hold slots for
+  ASSERT_EQ(config.limits.header_timeout,
+            10s);  // the default the flood would otherwise hold slots for
   net::io_context ioc;
   std::vector<tcp::socket> flood;
   flood.reserve(kFlood);
@@ -293,8 +296,8 @@ TEST(Server, IdleFloodDoesNotLockClientsOut) {
 TEST(Server, StalledHeaderIsDroppedWhileOthersAreServed) {
   ServerConfig config = quick_config();
   config.threads = 1;  // the stalled client must not take the only thread
-  config.header_timeout = 300ms;
-  config.idle_timeout = 500ms;
+  config.limits.header_timeout = 300ms;
+  config.limits.idle_timeout = 500ms;
   Server s(config);
   std::atomic<long long> stalled_ms{-1};
   std::string stalled_got;
@@ -360,7 +363,7 @@ TEST(Server, RespondDelayDoesNotBlockOtherConnections) {
 
 TEST(Server, MaxConnectionsAnswers503) {
   ServerConfig config = quick_config();
-  config.max_connections = 2;
+  config.limits.max_connections = 2;
   Server s(config);
   const Message add = make_call("add", {Value::integer(1), Value::integer(1)});
   auto c1 = std::make_unique<Conn>(s.server.port());
@@ -382,6 +385,43 @@ TEST(Server, MaxConnectionsAnswers503) {
   }
   EXPECT_EQ(status, 200);
   EXPECT_EQ(c2.send(post(Family::xmlrpc, encode(add, Family::xmlrpc))).result_int(), 200);
+}
+
+// Clients that ask for large answers and never read them: once more than
+// max_queued_answer_bytes of answers wait for them, new requests get 503 instead of more answers
+// held in memory; once those clients are gone, requests are served again.
+TEST(Server, AnswersNobodyReadsAreBounded) {
+  ServerConfig config = quick_config();
+  config.max_queued_answer_bytes = 8 * 1024 * 1024;
+  Server s(config);
+  const Message respond = make_call(
+      "respond",
+      {Value::integer(static_cast<std::int32_t>(rpc::kMaxRespondWords)), Value::integer(0)});
+  std::ostringstream call;
+  call << post(Family::xmlrpc, encode(respond, Family::xmlrpc));
+  std::vector<std::unique_ptr<Conn>> sleepers;  // send, never read
+  const Message add = make_call("add", {Value::integer(2), Value::integer(3)});
+  auto status = [&] {
+    Conn c(s.server.port());
+    return c.send(post(Family::xmlrpc, encode(add, Family::xmlrpc))).result_int();
+  };
+  int got = 200;
+  const Clock::time_point t0 = Clock::now();
+  while (got != 503 && Clock::now() - t0 < 5s) {
+    sleepers.push_back(std::make_unique<Conn>(s.server.port()));
+    sleepers.back()->write_raw(call.str());
+    std::this_thread::sleep_for(100ms);
+    got = status();
+  }
+  EXPECT_EQ(got, 503) << sleepers.size() << " answers of about 6 MB nobody reads";
+  EXPECT_GE(sleepers.size(), 2u);
+  sleepers.clear();
+  const Clock::time_point t1 = Clock::now();
+  while (got != 200 && Clock::now() - t1 < 5s) {
+    std::this_thread::sleep_for(50ms);
+    got = status();
+  }
+  EXPECT_EQ(got, 200);
 }
 
 TEST(Server, StopClosesConnectionsAndThePort) {

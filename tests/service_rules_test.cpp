@@ -7,8 +7,10 @@
 #include <set>
 #include <string>
 
+#include "codecs/family.h"
 #include "codecs/service_contract.h"
 #include "codecs/service_rules.h"
+#include "harness/encoders.h"
 #include "harness/service.h"
 
 namespace sb {
@@ -46,12 +48,13 @@ TEST(ServiceRules, OneRulePerOperationOfTheContract) {
 TEST(ServiceRules, BoundsAreInclusive) {
   const rpc::Rule& respond = *rpc::find_rule("respond");
   EXPECT_EQ(rpc::bounds_violation(respond, std::array<std::int64_t, 2>{0, 0}), "");
-  EXPECT_EQ(rpc::bounds_violation(respond, std::array<std::int64_t, 2>{10'000'000, 60'000}), "");
-  EXPECT_EQ(rpc::bounds_violation(respond, std::array<std::int64_t, 2>{10'000'001, 0}),
-            "invalid params: respond takes 0..10000000 words and 0..60000 ms");
+  EXPECT_EQ(rpc::bounds_violation(respond, std::array<std::int64_t, 2>{900'000, 60'000}), "");
+  EXPECT_EQ(rpc::bounds_violation(respond, std::array<std::int64_t, 2>{900'001, 0}),
+            "invalid params: respond takes 0..900000 words and 0..60000 ms");
   EXPECT_NE(rpc::bounds_violation(respond, std::array<std::int64_t, 2>{5, -1}), "");
   const rpc::Rule& receive = *rpc::find_rule("receiveString");
-  EXPECT_NE(rpc::bounds_violation(receive, std::array<std::int64_t, 1>{64 * 1024 * 1024 + 1}), "");
+  EXPECT_EQ(rpc::bounds_violation(receive, std::array<std::int64_t, 1>{8'000'000}), "");
+  EXPECT_NE(rpc::bounds_violation(receive, std::array<std::int64_t, 1>{8'000'001}), "");
   EXPECT_EQ(rpc::checked_sum(INT32_MAX, 1), std::nullopt);
   EXPECT_EQ(rpc::checked_sum(INT32_MIN, INT32_MAX), -1);
   EXPECT_EQ(rpc::exchange_rate("USA", "Japan"), 1.25);
@@ -75,9 +78,9 @@ TEST(ServiceRules, DispatcherFaultsByTheRules) {
       {call("getRate", {Value::string("mars"), Value::string("usa")}), rpc::fault::invalid_params,
        "invalid params: no rate from mars to usa"},
       {call("respond", {Value::integer(1), Value::integer(60'001)}), rpc::fault::invalid_params,
-       "invalid params: respond takes 0..10000000 words and 0..60000 ms"},
+       "invalid params: respond takes 0..900000 words and 0..60000 ms"},
       {call("receiveString", {Value::integer(-1)}), rpc::fault::invalid_params,
-       "invalid params: length must be 0..67108864"},
+       "invalid params: length must be 0..8000000"},
       {call("getChain", {}), rpc::fault::internal_error, "getChain document not loaded"},
       {call("sendInt", {Value()}), rpc::fault::invalid_params, "invalid params: i is nil"},
       {call("nosuch", {}), rpc::fault::method_not_found, "method not found: nosuch"},
@@ -94,6 +97,31 @@ TEST(ServiceRules, DispatcherFaultsByTheRules) {
       service.dispatch(call("respond", {Value::integer(10), Value::integer(3)}));
   EXPECT_EQ(respond.delay.count(), 3);
   EXPECT_EQ(respond.response.result.items().size(), 5u);
+}
+
+// The largest answers a request may ask for (respond's most words, receiveString's most letters),
+// as the dispatcher answers them and encoded in every family, stay within kMaxAnswerBytes; one
+// more word or letter is the rule's fault (respond(10000000) made a 74 MB answer before the cap).
+TEST(ServiceRules, AnswersAskedForStayWithinTheCap) {
+  using rpc::Value;
+  const Service service;
+  const rpc::Message largest[] = {
+      call("respond", {Value::integer(rpc::kMaxRespondWords), Value::integer(0)}),
+      call("receiveString", {Value::integer(rpc::kMaxLetters)}),
+  };
+  for (const rpc::Message& c : largest) {
+    const DispatchResult r = service.dispatch(c);
+    ASSERT_EQ(r.response.kind, rpc::MessageKind::response) << c.method;
+    for (const rpc::Family f : rpc::kAllFamilies) {
+      std::string out;
+      ASSERT_EQ(encode_message("direct", r.response, f, out), "") << c.method;
+      EXPECT_LE(out.size(), rpc::kMaxAnswerBytes) << c.method << " " << rpc::family_name(f);
+      EXPECT_GT(out.size(), rpc::kMaxAnswerBytes / 2) << c.method << ": the cap is not wasted";
+    }
+    rpc::Message more = c;
+    more.params[0] = Value::integer(more.params[0].as_int() + 1);
+    EXPECT_EQ(service.dispatch(more).response.kind, rpc::MessageKind::fault) << c.method;
+  }
 }
 
 }  // namespace

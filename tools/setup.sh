@@ -10,9 +10,10 @@ here=$(dirname "$0")
 LIBRARIES=$(sed -n 's/^# apt: //p' "$here/../cmake/dependencies.cmake")
 TOOLS="
 build-essential cmake ninja-build git pkg-config ca-certificates
-clang clang-format libclang-rt-14-dev valgrind
+clang clang-format libclang-rt-14-dev valgrind strace
 libxml2-utils curl util-linux iproute2 ccache
 postgresql python3-psycopg2 python3-numpy chromium chromium-driver python3-selenium libjs-chart.js python3-markdown
+python3-setuptools python3-wheel
 "
 PACKAGES="$LIBRARIES $TOOLS"
 # npm for the conformance suites: Debian's, unless an npm is already on PATH.

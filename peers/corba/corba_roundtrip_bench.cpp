@@ -21,6 +21,7 @@
 
 #include "client/wire_meter.h"
 #include "harness/answer_check.h"
+#include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "peers/corba/corba_call.h"
@@ -102,7 +103,7 @@ void corba_row(benchmark::State& state, const std::function<std::string()>& url,
 std::size_t register_corba(const Corpus& corpus, const std::string&) {
   const Corpus* c = &corpus;
   std::function<std::string()> server = [c] {
-    return peers::peer_url(SB_CORBA_SERVER_PATH, {"--port", "0", "--corpus", c->dir().string()});
+    return peers::peer_url(peer_server("corba"), {"--port", "0", "--corpus", c->dir().string()});
   };
   std::size_t n = 0;
   // The requests and answers every family shares; getChain's is the JSON-RPC corpus response,

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "harness/answer_check.h"
+#include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "peers/grpc/grpc_client_stub.h"
@@ -167,7 +168,7 @@ const std::vector<stacks::RoundTripCall>& messaging_calls(const Corpus& corpus) 
 std::size_t register_grpc_roundtrip(const Corpus& corpus, const std::string& set) {
   const Corpus* c = &corpus;
   std::function<std::string()> server = [c] {
-    return peer_url(SB_GRPC_SERVER_PATH, {"--port", "0", "--corpus", c->dir().string()});
+    return peer_url(peer_server("grpc"), {"--port", "0", "--corpus", c->dir().string()});
   };
   std::size_t n = 0;
   // The contract's answers are JSON-RPC's: gRPC has no corpus family of its own.

@@ -43,6 +43,7 @@ struct Options {
   std::string url;                            // server base URL
   std::string family = "soap11-doc-literal";  // the SOAP family spoken
   int repeat = 1;                             // calls to make
+  int timeout_ms = 0;                         // connect, send and receive bound; 0: gSOAP's (none)
   bool timing = false;                        // print a timing line per call
   std::string method;                         // operation name
   std::vector<std::string> args;              // params as JSON values
@@ -61,6 +62,9 @@ int run(const Options& o, const sb::gsoap::Family& family) {
   const std::string endpoint = o.url + "/soap";  // the path `soapbench serve` answers SOAP on
   soap* s = soap_new2(SOAP_IO_KEEPALIVE, SOAP_IO_KEEPALIVE);
   sb::gsoap::configure(s, family);
+  if (o.timeout_ms > 0) {  // gSOAP reads a negative timeout as microseconds
+    s->connect_timeout = s->send_timeout = s->recv_timeout = -o.timeout_ms * 1000;
+  }
   sb::gsoap::WireCount wire;
   sb::gsoap::count_wire(s, wire);
   int status = 0;
@@ -112,6 +116,9 @@ int main(int argc, char** argv) {
   app.option("--family", o.family, "SOAP family: " + sb::gsoap::family_names()).show_default();
   app.option("--repeat", o.repeat, "Make the call N times (one output line per call)")
       .range(1, 1'000'000)
+      .show_default();
+  app.option("--timeout-ms", o.timeout_ms, "Bound on connecting, sending and receiving (0: none)")
+      .range(0, 600'000)
       .show_default();
   app.flag("--timing", o.timing,
            "After each response, a JSON line: total ns and the bytes sent and received at "

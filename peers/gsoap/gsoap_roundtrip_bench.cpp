@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "peers/gsoap/context.h"
 #include "peers/stacks_bench.h"
@@ -91,7 +92,7 @@ std::size_t register_family(const Corpus& corpus, const Family& family, const st
   const std::string name(family.name);
   const Corpus* c = &corpus;
   std::function<std::string()> peer = [c, name] {
-    return peers::peer_url(SB_GSOAP_SERVER_PATH,
+    return peers::peer_url(peer_server("gsoap"),
                            {"--family", name, "--port", "0", "--corpus", c->dir().string()});
   };
   std::function<std::string()> ours = [c] { return stacks::soapbench_url(*c); };

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "harness/peer_list.h"
 #include "peers/java/jvm_roundtrip.h"
 #include "peers/stacks_bench.h"
 
@@ -16,7 +17,7 @@ namespace {
 constexpr const char* kFamily = "soap11-rpc-encoded";
 
 std::size_t register_axis_roundtrip(const Corpus& corpus, const std::string& /*set*/) {
-  return register_jvm_rows(corpus, kFamily, "axis", SB_AXIS_SERVER_PATH,
+  return register_jvm_rows(corpus, kFamily, "axis", peer_server("axis"),
                            [](std::string_view) { return true; });
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "harness/corpus.h"
+#include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "peers/stacks_bench.h"
 #include "peers/stacks_roundtrip.h"
@@ -29,23 +30,20 @@ std::size_t register_jvm_rows(const Corpus& corpus, const std::string& family,
                               const std::string& server, const std::string& program,
                               const std::function<bool(std::string_view call)>& keep) {
   const std::string dir = corpus.dir().string();
-  const std::vector<std::pair<std::string, UrlOf>> servers = {
-      {"soapbench~" + server,
-       [program, dir, family] {
+  std::vector<std::pair<std::string, UrlOf>> servers = {
+      {"soapbench~" + server, [program, dir, family] {
          return peers::peer_url(
              program,
              {"--family", family, "--port", "0", "--corpus", dir, "--warmup", kWarmupCalls},
              kWarmupBound);
-       }},
-#ifdef SB_GSOAP_SERVER_PATH  // gSOAP's peer is built by g++ only (cmake/dependencies.cmake)
-      {"soapbench~gsoap",
-       [dir, family] {
-         return peers::peer_url(SB_GSOAP_SERVER_PATH,
-                                {"--family", family, "--port", "0", "--corpus", dir});
-       }},
-#endif
-      {"soapbench~soapbench", [c = &corpus] { return stacks::soapbench_url(*c); }},
-  };
+       }}};
+  // gSOAP's peer is built by g++ only (cmake/dependencies.cmake).
+  if (const Peer* gsoap = find_peer("gsoap"); gsoap != nullptr && gsoap->built) {
+    servers.emplace_back("soapbench~gsoap", [program = gsoap->server, dir, family] {
+      return peers::peer_url(program, {"--family", family, "--port", "0", "--corpus", dir});
+    });
+  }
+  servers.emplace_back("soapbench~soapbench", [c = &corpus] { return stacks::soapbench_url(*c); });
   std::size_t n = 0;
   for (const stacks::RoundTripCall& call : stacks::roundtrip_calls(corpus, family)) {
     if (!keep(call.name)) continue;

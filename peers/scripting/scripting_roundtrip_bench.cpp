@@ -1,8 +1,9 @@
 // roundtrip/<variant>/<family>/soapbench~<server>/<call> for the scripting stacks (docs/peers.md
 // "Scripting stacks"), in stacks_bench's own set `--set=scripting`: our client (default adapter)
-// against soaplite_server.pl (soap11-rpc-encoded; SOAP::Lite keeps the connection: keepalive),
-// frontier_server.pl and python_xmlrpc_server.py (xmlrpc; both close after each response, so
-// the row makes a new connection per call: newconn), on the scripting comparison's three queries
+// against every built peer without a client of its own (the peer list, in its order: SOAP::Lite,
+// which keeps the connection: keepalive; Frontier::RPC and Python's xmlrpc.server, which close
+// after each response (their declared CLOSES), so the row makes a new connection per call:
+// newconn), on the scripting comparison's three queries
 // add, echoArray and getChain. Each run of a row starts its own server with --stats, checks the
 // answer twice, times the calls, stops the server by PID and reads the server's own split of the
 // timed calls: server_handling_ns (parse, dispatch, encode) and server_send_ns (writing the
@@ -22,6 +23,7 @@
 
 #include "client/http_client.h"
 #include "harness/answer_check.h"
+#include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "harness/roundtrip_calls.h"
 #include "peers/stacks_bench.h"
@@ -33,17 +35,21 @@ namespace {
 
 // One scripting server.
 struct Server {
-  const char* name;    // the row's server name
-  const char* script;  // its program in peers/scripting/
-  const char* family;  // the family it speaks
+  std::string name;    // the row's server name
+  std::string script;  // its program
+  std::string family;  // the family it speaks
   bool keep_alive;     // it keeps a connection open between calls
 };
 
-constexpr Server kServers[] = {
-    {"soaplite", "soaplite_server.pl", "soap11-rpc-encoded", true},
-    {"frontier", "frontier_server.pl", "xmlrpc", false},
-    {"python-xmlrpc", "python_xmlrpc_server.py", "xmlrpc", false},
-};
+// The built peers that are servers only, each in its first family.
+std::vector<Server> servers() {
+  std::vector<Server> out;
+  for (const Peer& p : peer_list()) {
+    if (!p.has_client && p.built && rpc::family_from_name(p.families.front()))
+      out.push_back({p.name, p.server, p.families.front(), p.closes.empty()});
+  }
+  return out;
+}
 
 // The scripting comparison's queries: add two integers, an array of the two arguments, and the
 // pre-serialized getChain document passed through.
@@ -94,7 +100,7 @@ void scripting_row(benchmark::State& state, const Corpus& corpus, const Server& 
   const std::filesystem::path stats = stats_file();
   std::optional<peers::PeerProcess> process;
   try {
-    process.emplace(std::string(SB_SCRIPTING_DIR) + "/" + server.script,
+    process.emplace(server.script,
                     std::vector<std::string>{"--port", "0", "--corpus", corpus.dir().string(),
                                              "--stats", stats.string()});
   } catch (const std::exception& e) {
@@ -110,7 +116,7 @@ void scripting_row(benchmark::State& state, const Corpus& corpus, const Server& 
     const CallResult r = client.call(q.request);
     const std::string why = r.ok ? exact_check(r.response, q.expected) : "call failed: " + r.error;
     if (!why.empty()) {
-      state.SkipWithError((std::string(server.name) + ": " + why).c_str());
+      state.SkipWithError((server.name + ": " + why).c_str());
       return;
     }
   }
@@ -133,10 +139,11 @@ void scripting_row(benchmark::State& state, const Corpus& corpus, const Server& 
 }
 
 std::size_t register_scripting(const Corpus& corpus, const std::string& /*set*/) {
+  static const std::vector<Server> scripting = servers();  // kept for the run (rows refer to them)
   static std::vector<Query> queries;  // per family, kept for the run (rows refer to them)
-  queries.reserve(std::size(kServers) * std::size(kQueries));
+  queries.reserve(scripting.size() * std::size(kQueries));
   std::size_t n = 0;
-  for (const Server& server : kServers) {
+  for (const Server& server : scripting) {
     for (const char* name : kQueries) {
       std::optional<rpc::Message> request =
           request_from_corpus(corpus, std::string(name) + ".call");
@@ -151,7 +158,7 @@ std::size_t register_scripting(const Corpus& corpus, const std::string& /*set*/)
       const Corpus* c = &corpus;
       const Server* s = &server;
       n += stacks::register_row(server.keep_alive ? "keepalive" : "newconn", server.family,
-                                std::string("soapbench~") + server.name, name,
+                                "soapbench~" + server.name, name,
                                 [c, s, q](benchmark::State& st) { scripting_row(st, *c, *s, *q); });
     }
   }

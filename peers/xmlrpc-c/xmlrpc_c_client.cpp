@@ -21,6 +21,7 @@ namespace {
 // Command-line settings.
 struct Options {
   std::string url;                 // base URL (then /RPC2 is added) or the full endpoint URL
+  std::string family = "xmlrpc";   // the family spoken: XML-RPC only (every peer client's option)
   int repeat = 1;                  // calls to make
   bool timing = false;             // a JSON timing line after each response
   unsigned timeout_ms = 30'000;    // per call
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
       "xmlrpc_c_client: XML-RPC calls through xmlrpc-c's curl client; prints each "
       "response's canonical JSON: [OPTIONS] METHOD [ARGS...]");
   app.option("--url", o.url, "Server base URL (http://host:port) or endpoint URL").required();
+  app.option("--family", o.family, "The family spoken: xmlrpc only").show_default();
   app.repeat_option(o.repeat);
   app.flag("--timing", o.timing, "After each response, a JSON line with the call's ns");
   app.option("--timeout-ms", o.timeout_ms, "Per-call timeout").show_default();
@@ -86,6 +88,11 @@ int main(int argc, char** argv) {
   if (const auto status = app.parse(argc, argv)) return *status;
   const auto args = app.arguments("xmlrpc_c_client");
   if (!args) return 1;
+  if (o.family != "xmlrpc") {
+    std::fprintf(stderr, "xmlrpc_c_client: --family %s: xmlrpc-c speaks xmlrpc only\n",
+                 o.family.c_str());
+    return 1;
+  }
   try {
     return run(o, *args);
   } catch (const std::exception& e) {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "harness/peer_list.h"
 #include "harness/peer_process.h"
 #include "peers/stacks_bench.h"
 #include "peers/stacks_roundtrip.h"
@@ -77,7 +78,7 @@ std::size_t register_xmlrpc_c_roundtrip(const Corpus& corpus, const std::string&
   xmlrpc_limit_set(XMLRPC_XML_SIZE_LIMIT_ID, kMaxXml);
   const Corpus* c = &corpus;
   std::function<std::string()> peer = [c] {
-    return peer_url(SB_XMLRPC_C_SERVER_PATH, {"--port", "0", "--corpus", c->dir().string()});
+    return peer_url(peer_server("xmlrpc-c"), {"--port", "0", "--corpus", c->dir().string()});
   };
   std::function<std::string()> ours = [c] { return stacks::soapbench_url(*c); };
   std::size_t n = 0;

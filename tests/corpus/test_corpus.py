@@ -25,7 +25,7 @@ from lxml import etree
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / 'corpus'
-GENERATOR = REPO / 'tools' / 'corpusgen' / 'corpusgen.py'
+GENERATOR = REPO / 'tools' / 'corpusgen'
 FAMILIES = ['xmlrpc', 'soap11-rpc-encoded', 'soap11-rpc-literal', 'soap11-doc-literal',
             'soap12-doc-literal', 'jsonrpc']
 OWNED = FAMILIES + ['hostile', 'manifest.json']  # what the generator writes in corpus/

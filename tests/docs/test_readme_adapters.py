@@ -6,12 +6,10 @@ cmake/dependencies.cmake (tools/sbtools/readme_adapters.py); this test fails, na
 that rewrites it, when README differs. Also: the plain `soapbench list` is tab-separated, and the
 generator's rules. Usage: test_readme_adapters.py SOAPBENCH
 """
-import pathlib
 import subprocess
 import sys
 import unittest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / 'tools'))
 from sbtools import readme_adapters as ra  # noqa: E402
 
 SOAPBENCH = None

@@ -24,7 +24,7 @@ sb::RpcServer& server() {
   static sb::RpcServer* s = [] {
     sb::ServerConfig cfg;
     cfg.threads = 1;
-    cfg.header_timeout = std::chrono::milliseconds(200);
+    cfg.limits.header_timeout = std::chrono::milliseconds(200);
     cfg.request_deadline = std::chrono::milliseconds(500);
     cfg.max_body_bytes = 64 * 1024;
     auto* srv = new sb::RpcServer(cfg);  // lives for the process: libFuzzer exits without teardown

@@ -13,12 +13,14 @@ paths = {"xmlrpc": ("/RPC2", "text/xml"), "soap12-doc-literal": ("/soap", "appli
 n = 0
 for family in sorted(os.listdir(corpus)):
     d = os.path.join(corpus, family)
-    if not os.path.isdir(d) or family == "hostile":
+    # wild/ nests messages per stack beside its manifest and licences (docs/corpus.md), not
+    # one family per folder; tools/wild checks those messages.
+    if not os.path.isdir(d) or family in ("hostile", "wild"):
         continue
     path, ctype = paths.get(family, ("/soap", "text/xml"))
     for name in sorted(os.listdir(d)):
         f = os.path.join(d, name)
-        if name.endswith(".gz") or os.path.getsize(f) > 8192:
+        if not os.path.isfile(f) or name.endswith(".gz") or os.path.getsize(f) > 8192:
             continue
         body = open(f, "rb").read()
         head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {ctype}\r\n"

@@ -26,8 +26,7 @@ import urllib.request
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CORPUS_DIR = os.path.join(SOURCE_DIR, 'corpus')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-from test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
+from wsdl.test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
 
 EXES = {}   # soapbench, server, client
 STATE = {}  # procs: [Popen], urls: {name: base URL}, stderr: file

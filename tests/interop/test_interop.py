@@ -35,8 +35,7 @@ from lxml import etree
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CORPUS_DIR = os.path.join(SOURCE_DIR, 'corpus')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-from test_wsdl import NS_WSDL, offline_transport, start_server, stop_server  # noqa: E402
+from wsdl.test_wsdl import NS_WSDL, offline_transport, start_server, stop_server  # noqa: E402
 
 EXE = os.environ.get('SOAPBENCH_EXE')
 STATE = {}  # proc, base_url, stderr file
@@ -188,8 +187,7 @@ class XmlRpcTest(unittest.TestCase):
 
     def test_every_operation_is_covered(self):
         # The independent contract copy lists the operations; each needs a test_<name> here.
-        sys.path.insert(0, os.path.join(SOURCE_DIR, 'tools', 'corpusgen'))
-        import contract
+        from sbtools.corpusgen import contract
         missing = [n for n in contract.OPERATIONS if not hasattr(self, 'test_' + n)]
         self.assertEqual(missing, [])
 

@@ -29,8 +29,7 @@ import urllib.request
 
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-from test_wsdl import _read_line, stop_server  # noqa: E402
+from wsdl.test_wsdl import _read_line, stop_server  # noqa: E402
 
 START_TIMEOUT = 60  # a JVM on a loaded 2-core machine
 CALL_TIMEOUT = 30

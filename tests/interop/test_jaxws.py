@@ -24,8 +24,6 @@ import unittest
 
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'interop'))
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
 import test_java  # noqa: E402  (its CALLS, post_raw and start: the Axis peer's test)
 
 CORPUS = os.path.join(SOURCE_DIR, 'corpus')

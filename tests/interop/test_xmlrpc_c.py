@@ -40,10 +40,8 @@ import urllib.request
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CORPUS_DIR = os.path.join(SOURCE_DIR, 'corpus')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tools', 'corpusgen'))
-import contract  # noqa: E402  (the independent copy of the service contract)
-from test_wsdl import START_TIMEOUT, _read_line, start_server, stop_server  # noqa: E402
+from sbtools.corpusgen import contract  # noqa: E402  (the independent copy of the service contract)
+from wsdl.test_wsdl import START_TIMEOUT, _read_line, start_server, stop_server  # noqa: E402
 
 EXES = {}    # soapbench, server, client
 STATE = {}   # processes, base URLs, stderr files

@@ -3,8 +3,8 @@
 
 Arrows run one way (docs/architecture.md "Layers"; ALLOWED below is the whole rule): cli/,
 bench/, peers/ -> measure/ and the folders harness/ serves (server/, client/, binary/, load/,
-record/, conformance/; binary/, load/ and record/ -> client/) -> harness/ -> parsers/ -> codecs/
--> core/. A folder may include only itself and the folders below it, and only parsers/ may
+record/, conformance/; binary/, load/ and record/ -> client/; server/ and record/, the two
+listeners, -> listener/) -> harness/ -> parsers/ -> codecs/ -> core/; listener/ -> core/. A folder may include only itself and the folders below it, and only parsers/ may
 include a parser library (the "# headers:" patterns of cmake/dependencies.cmake; LIBRARY_EXCEPTIONS names the one
 file outside parsers/ allowed one). tests/ and tools/ stand outside the layers (tests may read a file back with a library of their
 choice). Usage: check_includes.py [ROOT]      (exit 1 and one line per violation)
@@ -21,21 +21,25 @@ import unittest
 BASE = {'core', 'codecs', 'parsers', 'harness'}  # below every folder that harness/ serves
 # harness/'s users, one job each.
 SERVED = {'server', 'client', 'binary', 'load', 'record', 'conformance'}
+# What every HTTP listener shares (request rules, deadlines, connection cap, accept loop): below
+# both listeners, beside harness/ (it needs none of it), so a framing fix lands in both.
+LISTENER = {'core', 'listener'}
 ALLOWED = {
     'core': {'core'},
     'codecs': {'core', 'codecs'},
     'parsers': {'core', 'codecs', 'parsers'},
     'harness': BASE,
-    'server': BASE | {'server'},
+    'listener': LISTENER,
+    'server': BASE | LISTENER | {'server'},
     'client': BASE | {'client'},
     'conformance': BASE | {'conformance'},
     'binary': BASE | {'client', 'binary'},
     'load': BASE | {'client', 'load'},
-    'record': BASE | {'client', 'record'},
+    'record': BASE | LISTENER | {'client', 'record'},
     'measure': BASE | {'measure'},
-    'cli': BASE | SERVED | {'measure', 'cli'},
-    'bench': BASE | SERVED | {'measure', 'bench'},
-    'peers': BASE | SERVED | {'measure', 'peers'},
+    'cli': BASE | SERVED | LISTENER | {'measure', 'cli'},
+    'bench': BASE | SERVED | LISTENER | {'measure', 'bench'},
+    'peers': BASE | SERVED | LISTENER | {'measure', 'peers'},
 }
 DEPENDENCIES = 'cmake/dependencies.cmake'  # its "# headers:" lines: the parser libraries' includes
 
@@ -126,13 +130,17 @@ class SelfTest(unittest.TestCase):
                                                   '#include "harness/corpus.h"\n')
             (root / 'server' / 'side.cpp').write_text('#include "client/http_client.h"\n')
             (root / 'client' / 'up.cpp').write_text('#include "load/load_point.h"\n')
+            # The listeners share listener/; it includes nothing of theirs, nor of harness/.
+            (root / 'record' / 'ok.cpp').write_text('#include "listener/request_rules.h"\n')
+            (root / 'listener' / 'up.h').write_text('#include "harness/corpus.h"\n')
             (root / 'harness' / 'srv.h').write_text('#include "server/server_config.h"\n')
             (root / 'bench' / 'ok.cpp').write_text('#include "binary/binary_rpc.h"\n')
             # The manifest reader's one library, and only that one, and only in that file.
             (root / 'harness' / 'manifest_reader.cpp').write_text('#include <rapidjson/document.h>\n'
                                                                   '#include <pugixml.hpp>\n')
             found = violations(root)
-            self.assertEqual(len(found), 8, found)
+            self.assertEqual(len(found), 9, found)
+            self.assertIn('listener/up.h:1: listener/ may not include harness/', ''.join(found))
             self.assertIn("SB_HAVE_NEWLIB's block has no", ''.join(found))
             self.assertIn('harness/manifest_reader.cpp:2: only parsers/', ''.join(found))
             self.assertIn('server/side.cpp:1: server/ may not include client/', ''.join(found))

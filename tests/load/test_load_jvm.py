@@ -5,7 +5,8 @@ error (the full sweep is bench.load, label `load`).
 
 Usage: /usr/bin/python3 tests/load/test_load_jvm.py BUILD_DIR SERVER_ID [unittest args]
 
-A slice: the server per family it serves in the study (tools/load_bench's JVM_SERVERS; after a
+A slice: the server per family it serves in the study (tools/load_bench's table, from the peer's
+declaration in `soapbench list --peers`; after a
 short JIT warm-up, logged to <json>.<id>.log), a closed loop of 1 and 4 connections on
 respond.2500B, then the open loop on it at fractions of the closed-loop peak it reached; every
 point answered right (each answer checked by `soapbench load`), with TPS, latencies and the
@@ -19,12 +20,12 @@ import tempfile
 import unittest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-sys.path.insert(0, os.path.join(REPO, "tools"))
 sys.dont_write_bytecode = True
-from sbtools.load.load_bench import JVM_SERVERS  # noqa: E402
+from sbtools.load.load_bench import parse_args, server_table  # noqa: E402
 
 BUILD = None  # the build tree, from the command line
 SERVER = None  # the JVM server's id in tools/load_bench, from the command line
+TABLE = None  # tools/load_bench's servers of that build: {id: (name, families, argv of family)}
 WARMUP_CALLS = 200
 
 
@@ -35,7 +36,7 @@ class JvmLoadSliceTest(unittest.TestCase):
             out = os.path.join(tmp, "load_bench.json")
             proc = subprocess.run(
                 ["/usr/bin/python3", os.path.join(REPO, "tools", "load_bench"), "--build-dir",
-                 BUILD, "--servers", SERVER, "--families", ",".join(JVM_SERVERS[SERVER][1]),
+                 BUILD, "--servers", SERVER, "--families", ",".join(TABLE[SERVER][1]),
                  "--calls", "respond.2500B", "--connections", "1,4", "--duration", "0.5",
                  "--warmup", "0.2", "--jvm-warmup", str(WARMUP_CALLS), "--open-servers", SERVER,
                  "--open-connections", "8", "--capacity-connections", "0", "--machine",
@@ -49,7 +50,7 @@ class JvmLoadSliceTest(unittest.TestCase):
 
     def test_slice_runs_with_numbers_and_no_error(self):
         doc, log = self.run_slice()
-        families = JVM_SERVERS[SERVER][1]
+        families = TABLE[SERVER][1]
         runs = [(r["mode"], r["family"], r["server"]) for r in doc["runs"]]
         self.assertEqual(runs, [("closed", f, SERVER) for f in families]
                          + [("open", families[0], SERVER)])
@@ -71,13 +72,18 @@ class JvmLoadSliceTest(unittest.TestCase):
                 self.assertIsNotNone(p["p50_us"], p)
                 self.assertIsNotNone(p["server_cpu_us_per_call"], p)
         # The JIT warm-up, logged apart from the timed points.
-        self.assertIn(f"{os.path.basename(JVM_SERVERS[SERVER][0][-1])}: warm-up: "
+        program = TABLE[SERVER][2](families[0])[0]
+        self.assertIn(f"{os.path.basename(program)}: warm-up: "
                       f"{WARMUP_CALLS} calls", log)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[2] not in JVM_SERVERS:
-        sys.exit(f"usage: test_load_jvm.py BUILD_DIR SERVER_ID ({'|'.join(JVM_SERVERS)}) "
-                 "[unittest args]")
+    if len(sys.argv) < 3:
+        sys.exit("usage: test_load_jvm.py BUILD_DIR SERVER_ID [unittest args]")
     BUILD, SERVER = sys.argv[1], sys.argv[2]
+    args = parse_args(["--build-dir", BUILD])
+    TABLE = server_table(args)
+    if SERVER not in args.jvm or SERVER not in TABLE:
+        sys.exit(f"test_load_jvm.py: {SERVER} is no JVM peer of {BUILD} declared for load "
+                 f"({'|'.join(args.jvm)})")
     unittest.main(argv=sys.argv[:1] + sys.argv[3:], verbosity=2)

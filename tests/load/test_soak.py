@@ -16,7 +16,6 @@ import sys
 import unittest
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_load import SOAPBENCH, Server, Tmp  # noqa: E402
 
 SECONDS = float(os.environ.get("SB_SOAK_SECONDS", "30"))

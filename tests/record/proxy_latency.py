@@ -24,7 +24,6 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 from test_record import EXES, Recorder, start, stop  # noqa: E402
 

@@ -29,8 +29,7 @@ import unittest
 
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tests', 'wsdl'))
-from test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
+from wsdl.test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
 
 EXES = {}
 

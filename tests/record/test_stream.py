@@ -35,7 +35,6 @@ import tempfile
 import threading
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
 from test_record import EXES, Recorder, manifest, start, stop  # noqa: E402
 

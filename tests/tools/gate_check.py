@@ -13,96 +13,28 @@ adapter's count moves by at most 0.5%.
 
 Variants are built from the release tree's own compile and link commands
 (build/compile_commands.json, `ninja -t commands`): one source compiled again with the change,
-its object swapped into a copy of the static library, parse_bench linked again.
+its object swapped into a copy of the static library, parse_bench linked again (sbtools/plant.py,
+which tools/track_study plants with too).
 
-Usage: tests/tools/gate_check.py [--build DIR]   (default: build/, which must hold parse_bench)
+Usage: ctest -R bench.gate_check, or PYTHONPATH=tools:tests tests/tools/gate_check.py [--build DIR]
+(default: build/, which must hold parse_bench)
 """
 import argparse
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
+from sbtools.paths import REPO
+from sbtools.plant import ANCHOR, INJECTION, PY, counts, variant
+
 TOOLS = os.path.join(REPO, "tools")
-PY = "/usr/bin/python3"
 BUILD = os.path.join(REPO, "build")
-# Decode of two small calls in two families for every adapter, and the 64 KB parse of every XML
-# adapter in one family: the injected slowdown shows in the latter.
-FILTER = (r"^(decode/[^/]+/(soap11-rpc-encoded|jsonrpc)/(getRate|add)\.call"
-          r"|parse/[^/]+/soap11-rpc-encoded/respond\.64KB\.response)(/iterations:[0-9]+)?$")
-ITERATIONS = "10"
 NOISE_PCT = 0.5  # what a change outside the measured code may move a count by
-# 2% of pugixml's parse of the 64 KB response (about 5.3 instructions a byte): a loop of about
-# 7 instructions every 64 bytes.
-INJECTION = ("{ static volatile unsigned sb_injected; for (std::size_t i = 0; i < "
-             "message.size(); i += 64) sb_injected = sb_injected + "
-             "static_cast<unsigned char>(message.data()[i]); }")
-ANCHOR = "Status parse(MessageBuffer& message) {"
-
-
-def run(cmd, cwd=None, check=True):
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, check=False)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-3000:]}")
-    return proc
-
-
-def compile_command(build, source):
-    """(argv, object) of source's compile command in the release tree."""
-    with open(os.path.join(build, "compile_commands.json"), encoding="utf-8") as f:
-        for entry in json.load(f):
-            if os.path.realpath(entry["file"]) == os.path.realpath(source):
-                argv = shlex.split(entry["command"])
-                return argv, argv[argv.index("-o") + 1]
-    raise AssertionError(f"{source} is not in {build}/compile_commands.json")
-
-
-def variant(build, work, source, edit):
-    """parse_bench linked with `source` compiled from edit(its text): the binary's path."""
-    argv, obj = compile_command(build, source)
-    with open(source, encoding="utf-8") as f:
-        text = edit(f.read())
-    copy = os.path.join(work, os.path.basename(source))
-    with open(copy, "w", encoding="utf-8") as f:
-        f.write(text)
-    new_obj = os.path.join(work, os.path.basename(obj))
-    argv = [copy if a == source or os.path.realpath(a) == os.path.realpath(source) else a
-            for a in argv]
-    argv[argv.index("-o") + 1] = new_obj
-    run(argv, cwd=build)
-    # The object lives in a static library named after its target folder: swap it in a copy.
-    lib_dir = os.path.dirname(os.path.dirname(obj))  # e.g. parsers/CMakeFiles/sb_parsers.dir
-    target = os.path.basename(os.path.dirname(obj))[:-len(".dir")]
-    archive = os.path.join(os.path.dirname(lib_dir), f"lib{target}.a")
-    new_archive = os.path.join(work, os.path.basename(archive))
-    shutil.copy(os.path.join(build, archive), new_archive)
-    run(["ar", "r", new_archive, new_obj])
-    link = run(["ninja", "-C", build, "-t", "commands", "bench/parse_bench"]).stdout
-    line = [l for l in link.splitlines() if " -o bench/parse_bench " in l][-1]
-    line = next(part for part in line.split("&&") if " -o bench/parse_bench " in part)
-    exe = os.path.join(work, "parse_bench")
-    argv = [new_archive if a == archive else a for a in shlex.split(line)]
-    argv[argv.index("-o") + 1] = exe
-    run(argv, cwd=build)
-    return exe
-
-
-def counts(bench, out, corpus=None):
-    cmd = [PY, os.path.join(TOOLS, "icount"), "--bench", bench, "--filter", FILTER,
-           "--iterations", ITERATIONS, "--quiet", "--out", out]
-    if corpus:
-        cmd += ["--corpus", corpus]
-    run(cmd)
-    with open(out, encoding="utf-8") as f:
-        return json.load(f)["instructions"]
 
 
 def corpus_plus_one(work):

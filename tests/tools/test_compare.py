@@ -1,12 +1,11 @@
 #!/usr/bin/python3
 """Tests of tools/compare (tools/sbtools/compare.py): verdicts on timing and instruction-count
 files, thresholds, the baseline gate (label unit)."""
+import json
 import os
 import re
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import *  # noqa: E402,F401,F403  (paths, tool(), the samples, Tmp)
 from sbtools import buildkey  # noqa: E402
 
@@ -285,6 +284,20 @@ class GateTest(Tmp):
         dump({"something": "else"}, self.good)
         self.assertIn("neither Google Benchmark JSON nor a tools/icount file",
                       self.gate(self.good, check=1))
+
+    def test_a_file_that_lies_fails(self):
+        # Issue 39 item 13: a NaN row (or every row NaN) compared as "same"; a key written twice
+        # (+50%, then the original) let the last value win; both now fail with the place.
+        self.counts(self.good, dict(self.COUNTS, **{"parse/a/xmlrpc/add.call": float("nan")}))
+        out = self.gate(self.good, check=1)
+        self.assertIn('instructions["parse/a/xmlrpc/add.call"]: NaN is not a number', out)
+        self.assertNotIn("PASS", out)
+        self.counts(self.good, {k: float("nan") for k in self.COUNTS})
+        self.assertNotIn("PASS", self.gate(self.good, check=1))
+        with open(self.good, "w", encoding="utf-8") as f:
+            f.write(json.dumps(load(self.path("base.json"))).replace(
+                '"instructions": {', '"instructions": {"decode/a/xmlrpc/add.call": 1500.0, '))
+        self.assertIn("written twice", self.gate(self.good, check=1))
 
     def test_a_missing_file_or_empty_folder_fails(self):
         self.assertIn("does not exist", self.gate(self.path("nothing.json"), check=1))

@@ -4,12 +4,9 @@ small document of the shape `soapbench conformance --suite ... --json FILE` writ
 import json
 import os
 import pathlib
-import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools"))
 from sbtools.charts import Charts  # noqa: E402
 from tools_common import ROUNDTRIP, RUN1, Tmp, dump, load, tool  # noqa: E402
 from sbtools.report import conformance_suites as cs  # noqa: E402

@@ -2,7 +2,7 @@
 """Load from elsewhere (docs/load.md "Distributed load (Locust)", "Load from another
 machine"); label unit.
 
-LocustTest: tools/locust/soapbench_locustfile.py, headless, a master and two local workers for 4 s
+LocustTest: tools/soapbench_locustfile.py, headless, a master and two local workers for 4 s
 against `soapbench serve` on 127.0.0.1: requests and no failure; and an answer that does not
 match the corpus is counted as a failure. NamespaceTest: server and load on two "hosts", two
 network namespaces joined by a veth pair (skipped where namespaces cannot be made): wrk for 2 s
@@ -25,14 +25,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.environ.get("SB_BUILD_DIR", os.path.join(REPO, "build"))
 SOAPBENCH = os.path.join(BUILD, "soapbench")
-LOCUSTFILE = os.path.join(REPO, "tools", "locust", "soapbench_locustfile.py")
+LOCUSTFILE = os.path.join(REPO, "tools", "soapbench_locustfile.py")
 LOCUST = os.environ.get("SB_LOCUST") or shutil.which("locust")
 WRK = os.environ.get("SB_WRK") or shutil.which("wrk")
 START_S = 30  # how long a server or Locust may take to start on a busy machine
 sys.dont_write_bytecode = True
 
 # tools/server_load's module: its corpus calls and wrk script, and the answer check it shares.
-sys.path.insert(0, os.path.join(REPO, "tools"))
 from sbtools.load import server_load  # noqa: E402
 cc = server_load.cc
 

@@ -2,11 +2,9 @@
 """Tests of tools/sbtools/gbench.py (label unit): reading a file (and why not), the names
 benchmarks are paired by, and the repetitions, aggregates and units of a Google Benchmark
 document. tools/report, tools/compare and tools/track all read result files through it."""
-import os
-import sys
+import json
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import RUN1, Tmp, load  # noqa: E402
 from sbtools import gbench  # noqa: E402
 
@@ -44,6 +42,62 @@ class ReadTest(Tmp):
             text = f.read()
         self.refused(self.write("cut.json", text[:len(text) // 2]), "not valid JSON",
                      "truncated", "line")
+
+
+class StrictTest(Tmp):
+    """Issue 39 item 13: the one reader of result files refuses what would let a file lie to its
+    reader (a NaN compares as no change, the last of two keys wins, a run written twice reads as
+    repetitions), with one line naming the file and the place; what Google Benchmark itself
+    writes (NaN in a cv aggregate, "caches" twice in the context) is read."""
+
+    def refused(self, text, *words):
+        path = self.path("r.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        with self.assertRaises(gbench.ResultError) as ctx:
+            gbench.read_json(path)
+        msg = str(ctx.exception)
+        self.assertTrue(msg.startswith(f"{path}: refused: at "), msg)
+        self.assertEqual(len(msg.splitlines()), 1, msg)
+        for w in words:
+            self.assertIn(w, msg)
+
+    def test_non_finite_numbers(self):
+        for literal in ("NaN", "Infinity", "-Infinity", "1e999", "-1e999"):
+            self.refused('{"instructions": {"decode/a/xmlrpc/add.call": 5, '
+                         f'"parse/a/xmlrpc/add.call": {literal}}}}}',
+                         'instructions["parse/a/xmlrpc/add.call"]', literal)
+
+    def test_a_key_written_twice(self):
+        self.refused('{"instructions": {"decode/a/xmlrpc/add.call": 1500, '
+                     '"decode/a/xmlrpc/add.call": 1000}}',
+                     'instructions["decode/a/xmlrpc/add.call"]', "written twice")
+
+    def test_a_benchmark_file_written_twice(self):
+        doc = load(RUN1)
+        doc["benchmarks"] += doc["benchmarks"]
+        n = len(doc["benchmarks"]) // 2
+        self.refused(json.dumps(doc), f"benchmarks[{n}]", "written twice",
+                     repr(doc["benchmarks"][0]["run_name"]))
+        # Entries without repetition indexes: more than the repetitions they say they ran.
+        one = entry("parse/a/xmlrpc/add.call", 10.0, 10.0, repetitions=1)
+        self.refused(json.dumps({"benchmarks": [one, dict(one)]}), "benchmarks[1]",
+                     "more entries than its 1 repetitions")
+
+    def test_a_nan_row_in_a_benchmark_entry(self):
+        doc = load(RUN1)
+        row = next(i for i, e in enumerate(doc["benchmarks"]) if e["run_type"] == "iteration")
+        text = json.dumps(doc).replace(
+            json.dumps(doc["benchmarks"][row]["real_time"]), "NaN", 1)
+        self.refused(text, f"benchmarks[{row}].real_time", "NaN is not a number",
+                     repr(doc["benchmarks"][row]["name"]))
+
+    def test_what_google_benchmark_writes_is_read(self):
+        doc = gbench.load_json(RUN1)  # NaN cv aggregates and "caches" twice, as written
+        cv = [e for e in doc["benchmarks"] if e.get("aggregate_name") == "cv" and
+              any(v != v for v in e.values() if isinstance(v, float))]
+        self.assertTrue(cv, "run1 holds Google Benchmark's NaN cv of a zero counter")
+        self.assertIsInstance(doc["context"]["caches"], str)
 
 
 class ResultsTest(unittest.TestCase):

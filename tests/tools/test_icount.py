@@ -4,10 +4,8 @@
 not installed)."""
 import os
 import re
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import *  # noqa: E402,F401,F403  (paths, tool(), the samples, Tmp)
 
 

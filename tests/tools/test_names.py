@@ -1,15 +1,14 @@
 #!/usr/bin/python3
 """Tests of the benchmark-name schema (bench/benchmark_names.json, tools/sbtools/names.py): every
 name in the committed result files and every benchmark parse_bench (default set) and
-roundtrip_bench register parses to one kind; names build back (label unit). SB_PARSE_BENCH and
-SB_ROUNDTRIP_BENCH name the programs (each skipped when unset)."""
+roundtrip_bench register, and both sides of every callcount row, parses to one kind; names build
+back (label unit). SB_PARSE_BENCH, SB_ROUNDTRIP_BENCH and SB_CALLCOUNT name the programs (each
+skipped when unset)."""
 import glob
 import os
 import subprocess
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import REPO, load, main  # noqa: E402
 from sbtools import gbench, names  # noqa: E402
 
@@ -35,7 +34,9 @@ class NamesTest(unittest.TestCase):
                                      file="add.call"), "walk/libxml2-sax/xmlrpc/add.call")
 
     def test_every_committed_name_has_a_kind(self):
-        files = glob.glob(os.path.join(REPO, "results", "*", "2*.json"))
+        # The machine folders' runs and tools/callcount's (results/callcount/<build-key>/).
+        files = glob.glob(os.path.join(REPO, "results", "*", "2*.json")) + \
+            glob.glob(os.path.join(REPO, "results", "callcount", "*", "2*.json"))
         self.assertGreater(len(files), 5)
         seen = set()
         for p in files:
@@ -65,6 +66,20 @@ class NamesTest(unittest.TestCase):
                 self.assertGreater(len(listed), least)
                 bad = [n for n in listed if names.parse(gbench.pair_name(n))[0] is None]
                 self.assertEqual(bad, [])
+
+    def test_every_callcount_row_names_both_sides(self):
+        # callcount --list prints row ids; its benchmarks are callcount/<side>/<id>.
+        bench = os.environ.get("SB_CALLCOUNT", "")
+        if not os.access(bench, os.X_OK):
+            self.skipTest("SB_CALLCOUNT does not name the program")
+        ids = subprocess.run([bench, "--list"], stdout=subprocess.PIPE, text=True, check=True,
+                             timeout=60).stdout.split()
+        self.assertGreater(len(ids), 40)
+        for row in ids:
+            for side in ("client", "server"):
+                kind, f = names.parse(f"callcount/{side}/{row}")
+                self.assertEqual(kind, "callcount", row)
+                self.assertEqual(names.build("callcount", **f), f"callcount/{side}/{row}")
 
 if __name__ == "__main__":
     main()

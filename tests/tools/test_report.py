@@ -3,10 +3,8 @@
 each section from fabricated result files (label unit)."""
 import os
 import re
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import *  # noqa: E402,F401,F403  (paths, tool(), the samples, Tmp)
 import xml.etree.ElementTree as ET  # noqa: E402
 from sbtools import gbench  # noqa: E402

@@ -3,10 +3,8 @@
 from the context, instruction counts beside the times (label unit)."""
 import os
 import re
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import *  # noqa: E402,F401,F403  (paths, tool(), the samples, Tmp)
 
 

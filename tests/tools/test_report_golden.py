@@ -4,10 +4,8 @@ tools became a package (tests/data/report_golden/, README there): report.md and 
 same, byte for byte (label unit)."""
 import hashlib
 import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import REPO, Tmp, main, tool  # noqa: E402
 
 GOLDEN = os.path.join(REPO, "tests", "data", "report_golden")

@@ -5,10 +5,8 @@ runs tools/results keeps per run, and a note at the top of a section drawn from 
 document with its date and commit (label unit)."""
 import os
 import re
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import BUILD, RUN1, ROUNDTRIP, Tmp, build_key, dump, load, main, tool  # noqa: E402
 
 RUN_DATE = "2026-11-29T22:15:02+00:00"   # the samples' context date

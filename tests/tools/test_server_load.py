@@ -116,7 +116,6 @@ class LoadTest(Tmp):
 
     @unittest.skipUnless(os.access(NGINX, os.X_OK), "nginx is not installed (tools/setup.sh)")
     def test_nginx_takes_another_port_when_its_port_is_taken(self):
-        sys.path.insert(0, HERE)
         from test_distributed_load import server_load  # tools/sbtools/load/server_load.py
         with socket.socket() as taken:
             taken.bind(("127.0.0.1", 0))

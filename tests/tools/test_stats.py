@@ -1,11 +1,8 @@
 #!/usr/bin/python3
 """Tests of tools/sbtools/stats.py: the interval of the median and the ranking rule (label unit)."""
-import os
 import re
-import sys
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tools_common import *  # noqa: E402,F401,F403  (paths, tool(), the samples, Tmp)
 from sbtools import gbench, stats  # noqa: E402
 

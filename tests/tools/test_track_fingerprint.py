@@ -53,6 +53,27 @@ class FingerprintTest(unittest.TestCase):
         self.assertEqual(facts["branch"], "main")
         self.assertEqual(fingerprint.git_facts("0000000000ff")["parent"], None)
 
+    def test_the_ci_says_the_merge_base(self):
+        # GitLab names a merge request's base (CI_MERGE_REQUEST_DIFF_BASE_SHA); GitHub names the
+        # target branch (GITHUB_BASE_REF), whose merge base needs the history (fetch-depth: 0).
+        head = subprocess.run(["git", "-C", lib.REPO, "rev-parse", "--short=12", "HEAD"],
+                              stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+        saved = dict(os.environ)
+        try:
+            os.environ.update(CI_MERGE_REQUEST_DIFF_BASE_SHA="0123456789abcdef0123",
+                              CI_MERGE_REQUEST_SOURCE_BRANCH_NAME="feature")
+            facts = fingerprint.git_facts(head)
+            self.assertEqual((facts["merge_base"], facts["branch"]), ("0123456789ab", "feature"))
+            for k in ("CI_MERGE_REQUEST_DIFF_BASE_SHA", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME"):
+                del os.environ[k]
+            os.environ["GITHUB_BASE_REF"] = "no-such-branch-here"
+            facts = fingerprint.git_facts(head)
+            self.assertIsNone(facts["merge_base"])
+            self.assertIn("no merge base", facts["no_merge_base"])
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

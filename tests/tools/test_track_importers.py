@@ -6,11 +6,11 @@ import glob
 import json
 import os
 import shutil
-import sys
 import tempfile
 import unittest
 
 import track_testlib as lib
+from sbtools import gbench
 from sbtools.track import TrackError, importers
 
 
@@ -18,7 +18,8 @@ class ReadTest(unittest.TestCase):
     def test_google_benchmark_every_repetition_and_counter(self):
         doc = lib.load(lib.RUN1)
         run = importers.read(lib.RUN1)
-        self.assertEqual(run.machine, doc["context"]["machine_id"])
+        self.assertEqual(run.machine_id, doc["context"]["machine_id"])
+        self.assertEqual(run.machine, gbench.hardware_id(doc["context"]))
         self.assertEqual(run.commit, doc["context"]["git_sha"])
         self.assertEqual(run.suite, "parse_bench")
         entries = [e for e in doc["benchmarks"] if e.get("run_type") == "iteration"]
@@ -66,7 +67,6 @@ class ReadTest(unittest.TestCase):
         self.assertEqual(set(importers._MATRICES), set(store.MACHINE_FILES))
 
     def test_conformance_suites(self):
-        sys.path.insert(0, lib.HERE)
         import test_conformance_suites as tcs
         tmp = tempfile.mkdtemp(prefix="sb-track-suites-")
         self.addCleanup(shutil.rmtree, tmp, True)
@@ -95,6 +95,32 @@ class ReadTest(unittest.TestCase):
         self.assertEqual(runs[1].commit, "")  # tools/load_bench writes no git_sha
         importers.fill_from_siblings(runs)
         self.assertEqual(runs[1].commit, "6790742da1f5")
+
+    def test_the_machine_is_the_hardware_not_the_build(self):
+        # Issue 44 item 10: machine_id names the compiler, so an upgrade started new series.
+        # The tracker's machine is machine_id's recipe (run_context.cpp) without the compiler;
+        # a matrix (only a machine_id) joins the hardware of its run's other files.
+        ctx = lib.load(lib.RUN1)["context"]
+        recipe = "|".join(ctx[k] for k in ("cpu_model", "cpu_cores", "caches", "compiler"))
+        self.assertEqual(gbench._fnv12(recipe), ctx["machine_id"])
+        tmp = tempfile.mkdtemp(prefix="sb-track-machine-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        doc = lib.load(lib.RUN1)
+        doc["context"].update(compiler="g++ 12.3.0", machine_id="c425c425c425")
+        upgraded = importers.read(lib.dump(doc, os.path.join(tmp, "new.json")))
+        old = importers.read(lib.RUN1)
+        self.assertEqual(upgraded.machine, old.machine)
+        self.assertNotEqual(upgraded.build_key, old.build_key)
+        folder = os.path.join(lib.RESULTS, "bab0702471ef")
+        runs = [importers.read(os.path.join(folder, f)) for f in
+                ("20261202-174809_6790742da1f5.parse_bench.json", "load_bench.json")]
+        self.assertEqual(runs[1].machine, "bab0702471ef")
+        importers.resolve_machines(runs)
+        self.assertEqual(runs[1].machine, runs[0].machine)
+        self.assertNotEqual(runs[0].machine, "bab0702471ef")
+        alone = importers.read(os.path.join(folder, "interop.json"))
+        importers.resolve_machines([alone], {"bab0702471ef": "from-the-store"}.get)
+        self.assertEqual(alone.machine, "from-the-store")
 
     def test_a_stored_matrix_takes_its_date_from_its_name(self):
         # soapbench conformance writes no date: the stored name's stamp dates the run, so a

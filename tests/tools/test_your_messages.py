@@ -17,7 +17,6 @@ import unittest
 
 sys.dont_write_bytecode = True
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(REPO, "tools"))
 from sbtools import gbench  # noqa: E402
 from sbtools.report import your_messages as ym  # noqa: E402
 
@@ -91,6 +90,23 @@ class RowsTest(unittest.TestCase):
         self.assertEqual(first[0], "rapidxml-dom-fastest")
         self.assertAlmostEqual(first[1], 1.0)
         self.assertEqual(first[3], 1)  # ranked fastest on one message
+
+    def test_a_wrong_answer_never_wins(self):
+        # RapidXML's fastest mode decodes order.xml differently (no entity decoding) and its parse
+        # there is flagged: it is not ranked over the messages, and its flagged row is not ranked
+        # on its message.
+        wrong = ym.wrong_answers(self.doc)
+        self.assertEqual(sorted(wrong), ["rapidxml-dom-fastest"])
+        self.assertEqual(sorted(lv for _m, lv, _w in wrong["rapidxml-dom-fastest"]),
+                         ["decode", "parse"])
+        s = ym.summary(self.rows, wrong)
+        for level in s:
+            self.assertNotIn("rapidxml-dom-fastest", [a for a, *_x in s[level]])
+        self.assertEqual(s["decode"][0][0], "rapidxml-dom")
+        self.assertEqual(self.row("fixture/order.xml", "parse", "rapidxml-dom-fastest")["word"],
+                         ym.DIFFERS)
+        self.assertIn("Not ranked over the messages (a wrong answer on at least one",
+                      ym.render([self.doc]))
 
 
 class RenderTest(unittest.TestCase):

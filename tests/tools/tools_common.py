@@ -30,8 +30,7 @@ RERUN_B = os.path.join(DATA, "parse_bench.rerun_b.json")
 ROUNDTRIP = os.path.join(DATA, "roundtrip_bench.sample.json")
 RANKING = os.path.join(DATA, "parse_bench.ranking.json")
 sys.dont_write_bytecode = True
-sys.path.insert(0, TOOLS)
-from sbtools import buildkey  # noqa: E402
+from sbtools import buildkey, gbench  # noqa: E402
 
 
 # The build facts of a tools/icount file (sbtools.buildkey.icount_build), for hand-made files.
@@ -120,6 +119,13 @@ def separable(doc, factor):
     return sorted(n for n, t in times.items() if len(t) >= 5 and max(t) / min(t) < spread)
 
 
+
+
+def gb_result(time, **counters):
+    """A real sbtools.gbench.Result: one repetition of `time` ns with these counters."""
+    entry = {"name": "x", "run_type": "iteration", "real_time": time, "cpu_time": time,
+             "time_unit": "ns", "iterations": 1, **counters}
+    return gbench.results_of({"benchmarks": [entry]})["x"]
 
 
 def main():

@@ -6,14 +6,12 @@ import pwd
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 
 from browser import chromium  # noqa: F401  (the tests' headless Chromium, shared)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 from tools_common import PY, REPO, RUN1, TOOLS, dump, load  # noqa: E402,F401  (the tools' tests')
 
 RESULTS = os.path.join(REPO, "results")
@@ -61,8 +59,9 @@ def gb_variant(path, out, commit, date, scale=None, machine=None, host=None):
     doc = copy.deepcopy(load(path))
     ctx = doc["context"]
     ctx["git_sha"], ctx["date"] = commit, date
-    if machine:
+    if machine:  # another machine: its own id and hardware (the tracker's machine)
         ctx["machine_id"] = machine
+        ctx["cpu_model"] = f"{ctx.get('cpu_model')} ({machine})"
     if host:
         ctx["host_name"] = host
     if scale:

@@ -27,7 +27,6 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, HERE)
 from test_wsdl import START_TIMEOUT, _read_line, stop_server  # noqa: E402
 from test_user_wsdl import soapcpp2_wsdl  # noqa: E402
 

@@ -11,6 +11,7 @@
 - A published service: CDYNE's Weather WSDL as npm's strong-soap ships it
   (example/wsdls/weather.wsdl, unpacked by tools/setup.sh into its npm cache), with messages zeep
   builds from the same WSDL.
+- `wsdl --check` on a WSDL that types nothing exits 1.
 Usage: test_user_wsdl.py SOAPBENCH [unittest args]; SB_SOAPCPP2, SB_GSOAP_IMPORT, SOAPBENCH_SUITES_DIR
 from the environment (CMake sets them).
 """
@@ -216,6 +217,30 @@ class PublishedWsdlTest(unittest.TestCase):
             "result": {"Success": True, "ResponseText": "City Found", "State": "NY",
                        "City": "New York", "WeatherStationCity": "White Plains",
                        "ForecastResult": forecast}})
+
+
+# A SOAP binding with no operation: a WSDL that types nothing.
+EMPTY_SOAP_WSDL = """<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
+  xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:t="urn:t" targetNamespace="urn:t">
+  <portType name="P"/>
+  <binding name="B" type="t:P">
+    <soap:binding style="document" transport="http://schemas.xmlsoap.org/soap/http"/></binding>
+</definitions>"""
+
+
+class CheckExitTest(unittest.TestCase):
+    """`wsdl --check` exits 1 when it typed nothing: a script checking a WSDL must see it."""
+
+    def test_nothing_typed_fails(self):
+        with tempfile.TemporaryDirectory(prefix="sb-wsdl-check-") as tmp:
+            path = os.path.join(tmp, "empty.wsdl")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(EMPTY_SOAP_WSDL)
+            r = subprocess.run([SOAPBENCH, "wsdl", "--check", path], capture_output=True,
+                               text=True, timeout=60)
+        self.assertIn("0 operations typed, 0 refused", r.stdout)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("soapbench: wsdl: no SOAP operation typed", r.stderr)
 
 
 if __name__ == "__main__":

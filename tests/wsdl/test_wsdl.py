@@ -16,7 +16,7 @@ fails (no internet here) or is caught by the test's record of every URL zeep fet
   the manifest's canonical values;
 - the literal corpus messages validate (libxml2, via lxml) against the WSDL's own schemas,
   which zeep alone cannot show: its reader ignores element qualification.
-The contract comes from tools/corpusgen/contract.py, the independent Python copy.
+The contract comes from tools/sbtools/corpusgen/contract.py, the independent Python copy.
 """
 
 import base64
@@ -45,8 +45,7 @@ from zeep.wsdl.messages.multiref import process_multiref
 SOURCE_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 CORPUS_DIR = os.path.join(SOURCE_DIR, 'corpus')
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
-sys.path.insert(0, os.path.join(SOURCE_DIR, 'tools', 'corpusgen'))
-import contract  # noqa: E402  (the independent copy of the service contract)
+from sbtools.corpusgen import contract  # noqa: E402  (the independent copy of the service contract)
 
 NS_SVC = contract.NS_SOAPBENCH
 NS_WSDL = 'http://schemas.xmlsoap.org/wsdl/'

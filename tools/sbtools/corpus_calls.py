@@ -1,6 +1,6 @@
 """Corpus calls as HTTP requests, and the check of a server's answer against the corpus.
 
-Shared by tools/locust/soapbench_locustfile.py, tools/server_load and tools/load_bench. A corpus
+Shared by tools/soapbench_locustfile.py, tools/server_load and tools/load_bench. A corpus
 call is a family and a call name (corpus/<family>/<name>.call.xml or .json: `getRate`,
 `echoBase64.100`). An answer is right when it is HTTP 200 and `soapbench decode` turns it into
 the canonical JSON that corpus/manifest.json holds for <name>.response.* (so prefixes, layout,
@@ -11,17 +11,12 @@ import functools
 import json
 import os
 import subprocess
-import sys
 import tempfile
 from collections import namedtuple
 
-from sbtools.paths import CORPUS_DIR, REPO
-
-# The corpus generator's modules (tools/corpusgen) import each other by their flat names: their
-# folder joins the path here, once, for the family list and the operations' namespaces.
-sys.path.insert(0, os.path.join(REPO, "tools", "corpusgen"))
-import contract  # noqa: E402  (the operations and their namespaces)
-import families  # noqa: E402  (the family list, in corpus order)
+from sbtools.corpusgen import contract  # the operations and their namespaces
+from sbtools.corpusgen import families  # the family list, in corpus order
+from sbtools.paths import CORPUS_DIR
 
 CORPUS = CORPUS_DIR
 
@@ -47,7 +42,7 @@ def style_of(family):
     return parts[1] if len(parts) == 2 else None
 
 
-# Every family of the corpus (tools/corpusgen/families.py) with how it travels.
+# Every family of the corpus (sbtools/corpusgen/families.py) with how it travels.
 FAMILIES = {f: PROTOCOLS[protocol_of(f)] for f in families.FAMILIES}
 XML_FAMILIES = list(families.XML_FAMILIES)
 

@@ -60,6 +60,20 @@ def md_escape(s):
     return str(s).replace("\n", " ")
 
 
+# The protocol families as README and docs/service.md name them; the codes are codecs/family.h's
+# (the corpus folders, --family). Pages show these; narrow tables keep short().
+FAMILY_TITLES = {"xmlrpc": "XML-RPC", "soap11-rpc-encoded": "SOAP 1.1 rpc/encoded",
+                 "soap11-rpc-literal": "SOAP 1.1 rpc/literal",
+                 "soap11-doc-literal": "SOAP 1.1 document/literal",
+                 "soap12-doc-literal": "SOAP 1.2 document/literal", "jsonrpc": "JSON-RPC 2.0",
+                 "binary": "binary control"}
+
+
+def family_title(fam):
+    """A family's name for readers: soap11-rpc-encoded -> SOAP 1.1 rpc/encoded."""
+    return FAMILY_TITLES.get(fam, fam)
+
+
 def short(fam):
     """A family's column label: soap11-rpc-encoded -> s11-enc, soap12-doc-literal -> s12-doc."""
     parts = fam.split("-")

@@ -30,23 +30,180 @@ class ResultError(Exception):
     """A file that is not what a tool expected (message is for the user)."""
 
 
+# The standard library's one NaN object: a strict read compares equal to json.load's.
+_NAN = json.loads("NaN")
+
+
+class _Flaw:
+    """A non-finite number (NaN, Infinity, a literal beyond a double) found by a strict read,
+    left in the value's place until the read names where it is."""
+
+    def __init__(self, what, nan=False):
+        self.what = what    # for the message
+        self.nan = nan      # a NaN literal (the one Google Benchmark's cv may hold)
+
+
+def _written_twice(items):
+    """The first key of an object's (key, value) pairs that is written twice, None if none.
+    One is known and harmless: Google Benchmark's context lists the caches under "caches" and
+    harness/run_context.cpp's summary string follows under the same key (readers keep the
+    summary); a list then a string there is that pair, not a second value."""
+    seen = {}
+    for k, v in items:
+        if k in seen and not (k == "caches" and isinstance(seen[k], list) and isinstance(v, str)):
+            return k
+        seen[k] = v
+    return None
+
+
+def _cv_aggregate(obj):
+    """Google Benchmark's coefficient-of-variation entry: a counter whose mean is 0 has cv
+    0/0, written NaN; readers of aggregates skip what is not a number."""
+    return obj.get("run_type") == "aggregate" and obj.get("aggregate_name") == "cv"
+
+
+def _strict_hooks(twice, counts):
+    """json.loads hooks that mark what a result file must not hold: twice gets {id(object):
+    (the first key written twice in it, the object)}; counts[0] counts the non-finite numbers
+    left marked."""
+    def pairs(items):
+        obj = dict(items)
+        if len(obj) != len(items):
+            key = _written_twice(items)
+            if key is not None:
+                twice[id(obj)] = (key, obj)  # holds it: its id stays its own
+        for k, v in obj.items():
+            if isinstance(v, _Flaw) and v.nan and _cv_aggregate(obj):
+                obj[k] = _NAN
+                counts[0] -= 1
+        return obj
+
+    def flaw(what, nan=False):
+        counts[0] += 1
+        return _Flaw(what, nan)
+
+    def constant(name):
+        return flaw(f"{name} is not a number", name == "NaN")
+
+    def number(text):
+        v = float(text)
+        if v != v or v in (float("inf"), float("-inf")):
+            return flaw(f"{text} is beyond a double")
+        return v
+
+    def integer(text):
+        v = int(text)
+        if abs(v) > 1.7976931348623157e308:
+            return flaw(f"{text[:20]}... is beyond a double")
+        return v
+    return {"object_pairs_hook": pairs, "parse_constant": constant, "parse_float": number,
+            "parse_int": integer}
+
+
+def _place(path):
+    """'benchmarks[3].real_time' for a list of keys and indexes."""
+    out = ""
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", p):
+            out += f".{p}" if out else p
+        else:
+            out += f"[{json.dumps(p)}]"
+    return out or "the top level"
+
+
+def _entry_name(doc, where):
+    """' (benchmark <name>)' when a place lies in a Google Benchmark entry, else ''."""
+    if len(where) >= 2 and where[0] == "benchmarks" and is_gb(doc) and \
+            isinstance(where[1], int) and isinstance(doc["benchmarks"][where[1]], dict):
+        return f" (benchmark {doc['benchmarks'][where[1]].get('name')!r})"
+    return ""
+
+
+def _first_flaw(value, twice, path=()):
+    """(path, what) of the first mark in document order, or None."""
+    if isinstance(value, _Flaw):
+        return path, value.what
+    if isinstance(value, dict):
+        if id(value) in twice:
+            key = twice[id(value)][0]
+            return path + (key,), (f"the key {json.dumps(key)} is written twice (a "
+                                           "reader would keep only the last value)")
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for k, v in items:
+        if isinstance(v, (dict, list, _Flaw)):
+            found = _first_flaw(v, twice, path + (k,))
+            if found:
+                return found
+    return None
+
+
+def _repeated_runs(doc):
+    """(place, what) of the first Google Benchmark entry that repeats an earlier one (the same
+    benchmark, kind and repetition: two files written into one read as repetitions), or None."""
+    first, written = {}, {}
+    for i, e in enumerate(doc.get("benchmarks", [])):
+        if not isinstance(e, dict):
+            continue
+        name = str(e.get("run_name") or e.get("name", ""))
+        run_type = str(e.get("run_type", "iteration"))
+        kind = (name, run_type, str(e.get("aggregate_name", "")))
+        if run_type == "aggregate":
+            key, what = kind, f"its {kind[2]} aggregate"
+        elif "repetition_index" in e:
+            key, what = kind + (str(e["repetition_index"]),), f"repetition {e['repetition_index']}"
+        else:  # an older file without indexes: more entries than the repetitions it ran
+            written[kind] = written.get(kind, 0) + 1
+            reps = e.get("repetitions")
+            if is_number(reps) and written[kind] > reps:
+                return f"benchmarks[{i}]", (f"{name!r} has more entries than its {reps:g} "
+                                            "repetitions (written twice?)")
+            continue
+        if key in first:
+            return f"benchmarks[{i}]", (f"{name!r} {what} is written twice (first at "
+                                        f"benchmarks[{first[key]}])")
+        first[key] = i
+    return None
+
+
 def read_json(path):
     """(document, SHA-256 of the file's bytes); ResultError naming the file and why not
-    (unreadable, not UTF-8, not JSON: truncated when it ends inside a value)."""
+    (unreadable, not UTF-8, not JSON: truncated when it ends inside a value). The one strict
+    reader of result files: a non-finite number (NaN, Infinity, 1e999), a key written twice in
+    one object, or a Google Benchmark run written twice are refused with the place they are at,
+    since each would let a file say something its reader cannot check (a NaN compares as no
+    change, the last of two keys wins silently, a run written twice reads as repetitions).
+    Google Benchmark's own NaN (the cv of a counter whose mean is 0) is read as NaN."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
     except OSError as e:
         raise ResultError(f"{path}: cannot read JSON: {e.strerror}") from e
+    twice, marked = {}, [0]
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        doc = json.loads(raw.decode("utf-8"), **_strict_hooks(twice, marked))
     except UnicodeDecodeError as e:
         raise ResultError(f"{path}: cannot read JSON: not UTF-8 text") from e
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         where = f" at line {e.lineno}" if hasattr(e, "lineno") else ""
         cut = " (truncated?)" if e.msg.startswith("Unterminated") or \
             e.pos >= len(raw.rstrip()) - 2 else ""
         raise ResultError(f"{path}: cannot read JSON: not valid JSON{cut}: {e.msg}{where}") from e
+    except ValueError as e:  # an integer literal too long to convert
+        raise ResultError(f"{path}: cannot read JSON: {e}") from e
+    except RecursionError as e:
+        raise ResultError(f"{path}: cannot read JSON: nested too deeply") from e
+    if twice or marked[0]:
+        where, what = _first_flaw(doc, twice)
+        raise ResultError(f"{path}: refused: at {_place(where)}{_entry_name(doc, where)}: {what}")
+    repeated = _repeated_runs(doc) if is_gb(doc) else None
+    if repeated:
+        raise ResultError(f"{path}: refused: at {repeated[0]}: {repeated[1]}")
     return doc, hashlib.sha256(raw).hexdigest()
 
 
@@ -69,6 +226,22 @@ def context(doc):
 
 def machine_id(doc):
     return str(context(doc).get("machine_id", "")) or None
+
+
+def _fnv12(text):
+    """FNV-1a 64 of the text's bytes, its top 48 bits as 12 hex digits (run_context.cpp's)."""
+    h = 0xcbf29ce484222325
+    for c in text.encode():
+        h = ((h ^ c) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h >> 16:012x}"
+
+
+def hardware_id(ctx):
+    """The machine without its build: machine_id's recipe without the compiler (CPU model, core
+    count, caches), so a compiler upgrade on one machine stays that machine's history; None
+    when the context does not state all three (the matrices state only machine_id)."""
+    parts = [ctx.get(k) for k in ("cpu_model", "cpu_cores", "caches")]
+    return _fnv12("|".join(map(str, parts))) if all(p is not None for p in parts) else None
 
 
 def pair_name(name):

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 
-from sbtools import buildkey, gbench, paths, store
+from sbtools import buildkey, cachecost, gbench, paths, store
 
 # decode of four seed messages in every family for every adapter, plus the 64 KB response at
 # every level (parse, walk, decode: the report's walk/parse and decode/parse instruction ratios;
@@ -45,6 +45,7 @@ EPILOG = f"""\
 output: results/icount/<build-key>/<date>_<sha>.json (or --out FILE):
   {{"context": {{... parse_bench's Google Benchmark context ...}},
    "instructions": {{"<benchmark name>": <instructions per iteration>, ...}},
+   "estimated_cycles": {{"<benchmark name>": <estimated cycles per iteration>, ...}},
    "icount": {{"iterations": N, "filter": "...", "valgrind": "..."}}}}
 benchmark names are parse_bench's (as in the callgrind dumps, without Google Benchmark's
 /iterations:N suffix; tools/compare strips that suffix anyway), so counts made with different
@@ -63,15 +64,19 @@ CI gate (instruction counts, +1%):
 # The determinism shim (tools/icount_shim.c, LD_PRELOADed into parse_bench): fixed time and
 # randomness, and an allocator whose cost and addresses do not depend on the heap's history.
 SHIM_SOURCE = os.path.join(paths.REPO, "tools", "icount_shim.c")
+# --plant-no-reuse: loaded in front of the shim, a free that frees nothing (the gate's test of
+# estimated cycles: same instructions, cold memory).
+NO_REUSE_SOURCE = os.path.join(paths.REPO, "tools", "icount_plant_noreuse.c")
 
 
-def build_shim(work):
-    """Compiles the shim into work/; returns the .so path, or None (no C compiler)."""
+def build_shim(work, source=SHIM_SOURCE, name="libsbfix.so"):
+    """Compiles the shim (or another preload) into work/; returns the .so path, or None (no C
+    compiler)."""
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
         return None
-    so = os.path.join(work, "libsbfix.so")
-    proc = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", so, SHIM_SOURCE],
+    so = os.path.join(work, name)
+    proc = subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", so, source],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout)
@@ -109,12 +114,14 @@ def probe_runtime(bench, valgrind):
 
 
 _DESC = re.compile(r"^desc: Trigger: Client Request: (.*)$")
-_TOTALS = re.compile(r"^(?:totals|summary): (\d+)")
+_TOTALS = re.compile(r"^(?:totals|summary): (\d+(?: \d+)*)")
 
 
 def parse_dump(path):
-    """(benchmark name, Ir) of one callgrind dump, or None for other dumps."""
+    """(benchmark name, {event: total}) of one callgrind dump (Ir; with the cache simulation also
+    Dr, Dw and the misses), or None for other dumps."""
     name = total = None
+    names = ["Ir"]
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             if name is None:
@@ -122,16 +129,18 @@ def parse_dump(path):
                 if m:
                     name = m.group(1).strip()
                     continue
+            if line.startswith("events:"):
+                names = line.split()[1:]
             m = _TOTALS.match(line)
             if m:
-                total = int(m.group(1))  # totals: comes last; keep the final one
+                total = [int(v) for v in m.group(1).split()]  # totals: comes last; keep it
     if name is None or total is None:
         return None
-    return name, total
+    return name, cachecost.events(names, total)
 
 
 def collect(out_dir):
-    """{benchmark name: Ir} from every dump callgrind wrote into out_dir."""
+    """{benchmark name: {event: total}} from every dump callgrind wrote into out_dir."""
     counts = {}
     for p in sorted(glob.glob(os.path.join(out_dir, "cg.*"))):
         got = parse_dump(p)
@@ -163,6 +172,12 @@ def parse_args(argv):
     ap.add_argument("--keep", metavar="DIR",
                     help="copy callgrind's dumps (cg.*) and parse_bench's JSON into DIR")
     ap.add_argument("--quiet", action="store_true", help="no per-benchmark table")
+    ap.add_argument("--no-cache-sim", dest="cache_sim", action="store_false",
+                    help="no cache simulation (about half the time; no estimated_cycles)")
+    ap.add_argument("--plant-no-reuse", action="store_true",
+                    help="a planted change for the cache cost's gate test: a freed block is "
+                         "never reused (tools/icount_plant_noreuse.c: about the same "
+                         "instructions, colder memory)")
     args = ap.parse_args(argv)
     if args.iterations < 1:
         ap.error("--iterations must be >= 1")
@@ -186,6 +201,8 @@ def prepare(args, work):
     shim = build_shim(work)
     if shim:
         env["LD_PRELOAD"] = shim
+        if getattr(args, "plant_no_reuse", False):
+            env["LD_PRELOAD"] = build_shim(work, NO_REUSE_SOURCE, "libsbplant.so") + ":" + shim
     else:
         print("tools/icount: warning: no determinism shim (no C compiler, or it failed); libxml2 "
               "and Expat counts will vary from run to run, others with the heap's history",
@@ -194,10 +211,11 @@ def prepare(args, work):
 
 
 def count(args, valgrind, work, env):
-    """({benchmark: Ir}, parse_bench's JSON document) of one run under callgrind in work/;
-    ResultError when it fails."""
+    """({benchmark: {event: total}}, parse_bench's JSON document) of one run under callgrind in
+    work/; ResultError when it fails."""
     gb_json = os.path.join(work, "gb.json")
     cmd = [valgrind, "--tool=callgrind", "--collect-atstart=no",
+           *(cachecost.CALLGRIND_OPTIONS if args.cache_sim else []),
            f"--callgrind-out-file={os.path.join(work, 'cg.%p')}",
            os.path.join(work, "parse_bench"), f"--iterations={args.iterations}", "--no-pin",
            f"--set={args.set}", f"--corpus={os.path.join(work, 'corpus')}",
@@ -233,15 +251,23 @@ def count_doc(args, valgrind, counts, doc, shim, seconds):
     ctx["executable"] = os.path.abspath(args.bench)  # not the symlink it ran as
     runtime = probe_runtime(os.path.abspath(args.bench), valgrind)
     build = buildkey.icount_build(ctx, runtime)
-    return {
+    out = {
         "context": ctx,
-        "instructions": {name: total / args.iterations for name, total in counts.items()},
+        "instructions": {name: ev["Ir"] / args.iterations for name, ev in counts.items()},
         "icount": {"iterations": args.iterations, "filter": args.filter, "set": args.set,
                    "valgrind": runtime["valgrind"], "tool": "callgrind --collect-atstart=no",
                    "determinism_shim": bool(shim), "benchmarks": len(counts),
                    "seconds": round(seconds, 1), "build_key": buildkey.icount_build_key(build),
                    "build": build},
     }
+    cycles = {name: cachecost.estimated_cycles(ev) for name, ev in counts.items()}
+    if all(c is not None for c in cycles.values()):
+        out["estimated_cycles"] = {name: c / args.iterations for name, c in cycles.items()}
+        out["icount"]["cache_sim"] = {"geometry": cachecost.GEOMETRY,
+                                      "formula": cachecost.FORMULA}
+    if args.plant_no_reuse:
+        out["icount"]["plant"] = "no-reuse"
+    return out
 
 
 def out_path(args, doc, key):
@@ -286,8 +312,10 @@ def main(argv=None):
         f.write("\n")
     if not args.quiet:
         width = max(len(n) for n in counts)
-        for name, total in sorted(counts.items()):
-            print(f"{name:<{width}}  {total / args.iterations:>14,.0f}")
+        cycles = out_doc.get("estimated_cycles", {})
+        for name, ev in sorted(counts.items()):
+            est = f"  {cycles[name]:>14,.0f} est. cycles" if name in cycles else ""
+            print(f"{name:<{width}}  {ev['Ir'] / args.iterations:>14,.0f}{est}")
     print(f"tools/icount: {len(counts)} benchmarks x {args.iterations} iterations in "
           f"{time.time() - started:.0f} s -> {paths.rel(out)} (build {key})")
     return 0

@@ -85,14 +85,3 @@ def split_pair(value):
     sep = schema()["pair_separator"]
     return tuple(value.split(sep, 1)) if sep in value else None
 
-
-# The stacks that run on the JVM (peers/java: Apache Axis, JAX-WS). Their times are taken after
-# the JIT's warm-up, and every report table labels them so: never mixed silently with C++ rows.
-JVM_STACK_PREFIXES = ("axis", "jaxws", "jax-ws")
-
-
-def is_jvm_stack(stack):
-    """Whether a stack name (a server, a client, or either end of a <client>~<server> pair)
-    runs on the JVM."""
-    ends = split_pair(stack) or (stack,)
-    return any(str(e).lower().startswith(JVM_STACK_PREFIXES) for e in ends)

@@ -3,6 +3,7 @@
 results/<machine-id>/<date>_<sha>.<bench>.json     benchmark runs (Google Benchmark JSON)
 results/<machine-id>/<date>_<sha>.<kind>.json      the matrices and load runs, kind in MACHINE_FILES
 results/icount/<build-key>/<date>_<sha>.json       instruction counts (tools/icount), by build
+results/callcount/<build-key>/<date>_<sha>.json    whole-call counts (tools/callcount), by build
 """
 import datetime as _dt
 import glob
@@ -26,6 +27,8 @@ MACHINE_FILES = {
     "tools/load_bench": "load_bench.json",
 }
 MACHINE_KINDS = {tool: name[:-len(".json")] for tool, name in MACHINE_FILES.items()}
+# results/<folder>/<build-key>/: counts, keyed by build rather than by machine.
+BUILD_FOLDERS = ("icount", "callcount")
 _RUN_FILE = re.compile(r"^(\d{8}-\d{6})_(.+)\.([A-Za-z0-9_]+)\.json$")
 _STAMP_SHA = re.compile(r"^(\d{8}-\d{6})_([A-Za-z0-9_-]+)")  # any stored name's date and commit
 
@@ -43,9 +46,11 @@ def parse_run_file_name(base):
 def machine_dirs(results_dir=RESULTS_DIR):
     if not os.path.isdir(results_dir):
         return []
+    # Not machines: results/<BUILD_FOLDERS>/<build-key>/ (counts, keyed by build) and results/assets/
+    # (the committed report pages' Chart.js, sbtools.report.page).
     return sorted(d for d in os.listdir(results_dir)
                   if os.path.isdir(os.path.join(results_dir, d)) and not d.startswith(".")
-                  and d != "icount")  # results/icount/<build-key>/: counts, keyed by build
+                  and d not in BUILD_FOLDERS + ("assets",))
 
 
 def _stored(machine_dir):
@@ -141,6 +146,19 @@ def stored_icount_files(results_dir):
                   key=os.path.basename)
 
 
+def callcount_dir(results_dir, key):
+    """Where the whole-call counts of one build live: results/callcount/<key>/."""
+    return os.path.join(results_dir, "callcount", key)
+
+
+def stored_callcount_files(results_dir):
+    """Every stored tools/callcount run, results/callcount/<build-key>/<date>_<sha>.json, oldest
+    first."""
+    found = glob.glob(os.path.join(results_dir, "callcount", "*", "*.json"))
+    return sorted((p for p in found if os.path.basename(p) != "baseline.json"),
+                  key=os.path.basename)
+
+
 def legacy_icount_files(machine_dir):
     """Instruction counts written before counts were keyed by build:
     results/<machine-id>/icount/<date>_<sha>.json (tools/compare still reads them by path)."""
@@ -152,7 +170,8 @@ def legacy_icount_files(machine_dir):
 def stored_files(results_dir=RESULTS_DIR):
     """Every stored result file of a results/ folder (baselines, copies of stored runs, left
     out): each machine folder's benchmark runs, matrices and load runs (older folders' single
-    <kind>.json included) and older instruction counts, then results/icount/<key>/ runs."""
+    <kind>.json included) and older instruction counts, then results/icount/<key>/ and
+    results/callcount/<key>/ runs."""
     out = []
     for machine in machine_dirs(results_dir):
         folder = os.path.join(results_dir, machine)
@@ -160,7 +179,7 @@ def stored_files(results_dir=RESULTS_DIR):
         for tool in MACHINE_FILES:
             out += machine_files(folder, tool)
         out += legacy_icount_files(folder)
-    return out + stored_icount_files(results_dir)
+    return out + stored_icount_files(results_dir) + stored_callcount_files(results_dir)
 
 
 def _same_build(a, b):
@@ -174,8 +193,17 @@ def icount_for_run(results_dir, run_ctx):
     """The tools/icount file the report of a run reads: among results/icount/<build-key>/ runs
     of the run's build, the one made at the run's commit on its machine, else the newest; None
     when no stored counts are of this build."""
+    return _counts_for_run(stored_icount_files(results_dir), run_ctx)
+
+
+def callcount_for_run(results_dir, run_ctx):
+    """The tools/callcount file the report of a run reads, chosen as icount_for_run chooses."""
+    return _counts_for_run(stored_callcount_files(results_dir), run_ctx)
+
+
+def _counts_for_run(files, run_ctx):
     same = []
-    for p in stored_icount_files(results_dir):
+    for p in files:
         try:
             ctx = context(load_json(p))
         except ResultError:

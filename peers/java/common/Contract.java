@@ -64,9 +64,10 @@ public final class Contract {
 
   // respond's five paragraphs' words (Service::document: SplitMix64 seeded by wordcount).
   public static String[] document(int words, int delayMs) throws Fault {
-    if (words < 0 || words > 10_000_000 || delayMs < 0 || delayMs > 60_000)
+    // The bounds of codecs/service_rules.h (kMaxRespondWords: answers within kMaxAnswerBytes).
+    if (words < 0 || words > 900_000 || delayMs < 0 || delayMs > 60_000)
       throw new Fault(
-          INVALID_PARAMS, "invalid params: respond takes 0..10000000 words and 0..60000 ms");
+          INVALID_PARAMS, "invalid params: respond takes 0..900000 words and 0..60000 ms");
     long state = (long) words * 7919L + 1;
     String[] out = new String[5];
     for (int p = 0; p < 5; ++p) {
@@ -98,8 +99,8 @@ public final class Contract {
 
   // receiveString's answer: `length` letters a..z repeating.
   public static String letters(int length) throws Fault {
-    if (length < 0 || length > 64 * 1024 * 1024)
-      throw new Fault(INVALID_PARAMS, "invalid params: length must be 0..67108864");
+    if (length < 0 || length > 8_000_000)  // kMaxLetters of codecs/service_rules.h
+      throw new Fault(INVALID_PARAMS, "invalid params: length must be 0..8000000");
     char[] s = new char[length];
     for (int i = 0; i < length; ++i) s[i] = (char) ('a' + i % 26);
     return new String(s);

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "harness/peer_list.h"
 #include "peers/java/jvm_roundtrip.h"
 #include "peers/stacks_bench.h"
 
@@ -23,7 +24,7 @@ constexpr std::string_view kJavaSetCalls[] = {"getRate", "respond.2500B", "respo
 
 std::size_t register_jaxws_roundtrip(const Corpus& corpus, const std::string& set) {
   return register_jvm_rows(
-      corpus, kFamily, "jaxws", SB_JAXWS_SERVER_PATH, [all = set != "java"](std::string_view call) {
+      corpus, kFamily, "jaxws", peer_server("jaxws"), [all = set != "java"](std::string_view call) {
         return all || std::ranges::find(kJavaSetCalls, call) != std::end(kJavaSetCalls);
       });
 }

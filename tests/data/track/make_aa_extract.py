@@ -3,7 +3,8 @@
 and cpu_time of every benchmark of each A/A run that `tools/track_study aa-record` wrote (one
 parse_bench binary run N times on this machine), with each run's date and a trimmed context.
 
-Usage: tests/data/track/make_aa_extract.py AA_FOLDER [OUT]   (default OUT: aa_runs.json here)
+Usage: PYTHONPATH=tools tests/data/track/make_aa_extract.py AA_FOLDER [OUT]   (default OUT:
+aa_runs.json here; PYTHONPATH names the package's folder, as the tests' registration does)
 """
 import json
 import os
@@ -11,7 +12,6 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "tools"))
 from sbtools.track import study  # noqa: E402
 
 KEEP = ("machine_id", "git_sha", "executable", "bench_set", "build", "compiler", "cpu_model",

@@ -5,11 +5,10 @@ transactions per second per SOAP encoding style. Here `soapbench load` (C++: the
 and latencies; this script only starts servers and collects its JSON) runs a closed-loop sweep
 of connections for respond.2500B and respond.7500B in each SOAP 1.1 style (rpc/encoded,
 rpc/literal, doc/literal), XML-RPC and JSON-RPC, against `soapbench serve` with its default and
-its fastest-mode XML adapter and against the peers that speak the family (gsoap_server per SOAP
-style, xmlrpc_c_server, and on the JVM Apache Axis 1.4 in SOAP 1.1's rpc styles and the JAX-WS
-RI in document/literal, each warmed up before it serves). Then open-loop sweeps (latency from each
-call's due time against achieved rate: the hockey stick), on our server and on the JVM stacks, at
-fractions of the closed-loop peak each reached.
+its fastest-mode XML adapter and against every peer the build declares for load (`soapbench list
+--peers`: LOAD) in the families it speaks, a JVM peer warmed up before it serves. Then open-loop
+sweeps (latency from each call's due time against achieved rate: the hockey stick), on our server
+and on the JVM peers, at fractions of the closed-loop peak each reached.
 Servers run pinned to one CPU, the generator on the other, as in tools/server_load. Writes
 load_bench.json (every `soapbench load` point with its server, family and call); exit 1 when a
 point had errors or a server could not be loaded.
@@ -40,12 +39,6 @@ def load_options(family):
 STUDY_PROTOCOLS = ("soap11", "xmlrpc", "jsonrpc")
 FAMILIES = [f for f in cc.FAMILIES if cc.protocol_of(f) in STUDY_PROTOCOLS]
 XML_FAMILIES = [f for f in FAMILIES if f in cc.XML_FAMILIES]
-# The JVM servers (peers/java/): id -> (the program under the build tree, the study's families
-# it serves). Apache Axis: SOAP 1.1's rpc styles; the JAX-WS RI: document/literal.
-JVM_SERVERS = {
-    "axis": (("peers", "java", "axis_server"), ("soap11-rpc-encoded", "soap11-rpc-literal")),
-    "jaxws": (("peers", "java", "jaxws", "jaxws_server"), ("soap11-doc-literal",)),
-}
 OPEN_FRACTIONS = [0.25, 0.5, 0.75, 0.9, 1.0, 1.2]
 # The capacity step: the call nginx answers (tools/server_load's floor) and its family.
 CAPACITY_CALL = "getRate"
@@ -56,15 +49,29 @@ CAPACITY_FAMILY = server_load.CALL_FAMILIES[CAPACITY_CALL]
 JVM_WARMUP_CALLS = 3000
 
 EPILOG = """\
+servers: soapbench-default, soapbench-fastest and the name of each peer `soapbench list --peers`
+declares for load (docs/load.md "Load" names them with examples).
+
 examples:
   tools/load_bench                                   # the matrix, 1 s per point (about 5 min)
-  tools/load_bench --servers axis,gsoap --families soap11-rpc-encoded,soap11-rpc-literal
-                                                     # Axis beside gSOAP, open loop on Axis
-  tools/load_bench --servers jaxws,gsoap,soapbench-default --families soap11-doc-literal
-                                                     # JAX-WS beside gSOAP and ours
   tools/load_bench --servers soapbench-default --families xmlrpc --connections 1,8 \\
       --duration 0.5 --open-family none              # a slice
 """
+
+
+def load_peers(args):
+    """The build's peers declared for load that speak a family of the study, in declaration
+    order."""
+    return [p for p in args.peers if p["load"] and any(f in p["families"] for f in FAMILIES)]
+
+
+def peer_argv(peer, warmup):
+    """A peer's server command line for one family: --family F for a ONE_FAMILY server,
+    --warmup N (JIT warm-up calls) for a JVM one."""
+    def argv(family):
+        return ([peer["server"]] + (["--family", family] if peer["one_family"] else [])
+                + (["--warmup", str(warmup)] if peer["jvm"] else []))
+    return argv
 
 
 def server_table(args):
@@ -74,15 +81,12 @@ def server_table(args):
     table = {
         "soapbench-default": ("soapbench", list(FAMILIES), lambda f: ours),
         "soapbench-fastest": ("soapbench", XML_FAMILIES, lambda f: fastest),
-        "gsoap": ("gsoap", [f for f in XML_FAMILIES if cc.protocol_of(f) == "soap11"],
-                  lambda f: [args.gsoap_server, "--family", f]),
-        "xmlrpc-c": ("xmlrpc-c", ["xmlrpc"], lambda f: [args.xmlrpc_c_server]),
     }
-    exe = {"gsoap": args.gsoap_server, "xmlrpc-c": args.xmlrpc_c_server}
-    for sid, (path, families) in JVM_SERVERS.items():
-        exe[sid] = os.path.join(args.build_dir, *path)
-        table[sid] = (sid, list(families), lambda f, program=exe[sid]: [
-            program, "--family", f, "--warmup", str(args.jvm_warmup)])
+    exe = {}
+    for p in load_peers(args):
+        exe[p["name"]] = p["server"]
+        table[p["name"]] = (p["name"], [f for f in FAMILIES if f in p["families"]],
+                            peer_argv(p, args.jvm_warmup))
     return {k: v for k, v in table.items() if os.access(exe.get(k, args.soapbench), os.X_OK)}
 
 
@@ -108,10 +112,17 @@ def run_load(args, server, family, call, sweep):
         return json.load(f)
 
 
+def served_calls(args, sid):
+    """The calls of --calls that server sid implements: every one for ours; for a peer, those
+    whose operation its declaration lists (OPERATIONS; none listed: every one)."""
+    ops = next((p["operations"] for p in args.peers if p["name"] == sid), [])
+    return [c for c in args.calls if not ops or c.split(".", 1)[0] in ops]
+
+
 def measure(args, sid, name, family, argv, sweep, mode):
-    """One server started for one family, one sweep per call: the run records."""
+    """One server started for one family, one sweep per call it serves: the run records."""
     runs = []
-    log = open(jvm_log(args, sid), "a", encoding="utf-8") if sid in JVM_SERVERS else None
+    log = open(jvm_log(args, sid), "a", encoding="utf-8") if sid in args.jvm else None
     try:
         server = server_load.RunningServer(server_load.Server(sid, name, None, [], argv(family)),
                                            args.server_cpu, [], stderr=log)
@@ -119,7 +130,7 @@ def measure(args, sid, name, family, argv, sweep, mode):
         if log:
             log.close()  # the child holds its own copy
     try:
-        for call in args.calls:
+        for call in served_calls(args, sid):
             doc = run_load(args, server, family, call, sweep(call))
             parser = "its JSON adapter" if cc.format_of(family) == "json" else server.parser_
             rec = {"server": name, "server_id": sid, "parser": parser, "family": family,
@@ -148,6 +159,9 @@ def closed_sweeps(args, table):
         if sid not in table:
             print(f"{TOOL}: server {sid} is not in this build; left out", file=sys.stderr)
             continue
+        if not served_calls(args, sid):
+            print(f"{TOOL}: server {sid} implements none of --calls; left out", file=sys.stderr)
+            continue
         name, families, argv = table[sid]
         for family in (f for f in args.families if f in families):
             runs += measure(args, sid, name, family, argv, lambda c: ["--connections", conns],
@@ -169,7 +183,8 @@ def open_sweep(args, table, closed):
     if args.open_family == "none":
         return []
     runs = []
-    for sid in (s for s in args.open_servers if s in table and s in args.servers):
+    for sid in (s for s in args.open_servers
+                if s in table and s in args.servers and served_calls(args, s)):
         name, families, argv = table[sid]
         family = open_family(args, families)
         if family is None:
@@ -238,9 +253,9 @@ def parse_args(argv):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     csv = lambda s: [x for x in s.split(",") if x]  # noqa: E731
     ap.add_argument("--build-dir", default=paths.BUILD_DIR, help="the build tree (default build/)")
-    ap.add_argument("--servers", type=csv, default=["soapbench-default", "soapbench-fastest",
-                                                    "gsoap", "xmlrpc-c", *JVM_SERVERS],
-                    help="comma-separated server ids (default: all six; a peer not built is "
+    ap.add_argument("--servers", type=csv,
+                    help="comma-separated server ids (default: ours with its default and its "
+                         "fastest adapter, then every peer declared for load; a peer not built is "
                          "left out)")
     ap.add_argument("--families", type=csv, default=list(FAMILIES),
                     help=f"comma-separated families (default: {','.join(FAMILIES)})")
@@ -252,12 +267,11 @@ def parse_args(argv):
     ap.add_argument("--open-family", default="soap11-doc-literal",
                     help="family of the open-loop sweeps ('none': no sweep); a server that does "
                          "not serve it is swept on the first of --families it serves")
-    open_servers = ["soapbench-default", *JVM_SERVERS]
-    ap.add_argument("--open-servers", type=csv, default=open_servers,
+    ap.add_argument("--open-servers", type=csv,
                     help="servers of the open-loop sweeps, among --servers (default "
-                         f"{','.join(open_servers)})")
+                         "soapbench-default and the JVM peers)")
     ap.add_argument("--jvm-warmup", type=int, default=JVM_WARMUP_CALLS,
-                    help=f"calls a JVM server (Axis, JAX-WS) answers before it is loaded (JIT "
+                    help=f"calls a JVM peer's server answers before it is loaded (JIT "
                          f"warm-up; default {JVM_WARMUP_CALLS})")
     ap.add_argument("--open-connections", type=int, default=64,
                     help="connection pool of the open loop (default 64)")
@@ -275,8 +289,11 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     args.argv = argv
     args.soapbench = os.path.join(args.build_dir, "soapbench")
-    args.gsoap_server = os.path.join(args.build_dir, "peers", "gsoap", "gsoap_server")
-    args.xmlrpc_c_server = os.path.join(args.build_dir, "peers", "xmlrpc-c", "xmlrpc_c_server")
+    args.peers = server_load.peer_list(args.soapbench)
+    args.jvm = [p["name"] for p in load_peers(args) if p["jvm"]]  # their stderr: jvm_log
+    args.servers = args.servers or ["soapbench-default", "soapbench-fastest",
+                                    *(p["name"] for p in load_peers(args))]
+    args.open_servers = args.open_servers or ["soapbench-default", *args.jvm]
     args.json = args.json or os.path.join(args.build_dir, "results", "load_bench.json")
     return args
 
@@ -290,7 +307,7 @@ def main(argv=None):
         print(f"{TOOL}: {e}", file=sys.stderr)
         return 1
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    for sid in JVM_SERVERS:  # this run's JVM logs only
+    for sid in args.jvm:  # this run's JVM logs only
         if os.path.exists(jvm_log(args, sid)):
             os.remove(jvm_log(args, sid))
     with tempfile.TemporaryDirectory(prefix="sb-load-bench-") as args.tmp:

@@ -1,7 +1,8 @@
 """tools/server_load: every server under load, measured the same way (docs/load.md).
 
-Servers: `soapbench serve` with the fastest-mode XML adapter and with its default adapter,
-gsoap_server (SOAP 1.1 doc/literal), xmlrpc_c_server and nginx answering the corpus getRate
+Servers: `soapbench serve` with the fastest-mode XML adapter and with its default adapter, each
+peer the build declares for load that needs no JIT warm-up (`soapbench list --peers`: LOAD and
+not JVM; tools/load_bench warms and loads the JVM ones) and nginx answering the corpus getRate
 response (the HTTP floor; every CPU per call is also shown as a multiple of nginx's). Calls:
 getRate over SOAP 1.1 doc/literal, add over XML-RPC (each server gets the calls it speaks; ours
 speaks both; nginx answers getRate). For each server, call and connection count (default 1 and
@@ -31,12 +32,12 @@ import time
 from collections import namedtuple
 
 from sbtools import corpus_calls as cc  # corpus calls and the answer check
-from sbtools import gbench, paths, store
+from sbtools import gbench, paths, peers, store
 
 TOOL = "tools/server_load"
 
 # The calls under load: each name's corpus family (getRate over SOAP 1.1 doc/literal, add over
-# XML-RPC); loaded with tools/locust/corpus_calls.py (path, headers, body, expected answer).
+# XML-RPC); loaded with tools/sbtools/corpus_calls.py (path, headers, body, expected answer).
 CALL_FAMILIES = {"getRate": "soap11-doc-literal", "add": "xmlrpc"}
 
 
@@ -48,24 +49,25 @@ def corpus_call(name):
 # A server: its id on the command line, the name and parser in the results, the calls it
 # serves, its command (without the port) and the class that starts it (None: RunningServer,
 # which passes --port 0 and reads the URL from the server's first line).
-Server = namedtuple("Server", "id name parser calls argv runner", defaults=(None,))
+# closes: how a peer closes every connection (its declared CLOSES), whose connections live one
+# call each and so cannot be counted as served.
+Server = namedtuple("Server", "id name parser calls argv runner closes", defaults=(None, None))
 
-# The targets of issue 12: our server's CPU per call at most this multiple of the peer's.
+# The targets of issue 12 (a peer's declared CPU_TARGET): our server's CPU per call at most this
+# multiple of the peer's.
 Target = namedtuple("Target", "call peer ratio")
-TARGETS = [Target("getRate", "gsoap", 0.5), Target("add", "xmlrpc-c", 0.33)]
 
 EPILOG = """\
-settings: soapbench serve --threads 1 (one event loop thread, at every connection count);
-gsoap_server: its defaults, a thread per connection, no cap; xmlrpc_c_server: its defaults,
---max-conn 64 (one Abyss thread per connection); nginx: one process (master_process off),
-keep-alive without a request cap, answering the corpus getRate response with `return 200`.
-docs/peers.md and docs/load.md "Servers under load" list every setting.
+settings: soapbench serve --threads 1 (one event loop thread, at every connection count); each
+peer: its server's own defaults; nginx: one process (master_process off), keep-alive without a
+request cap, answering the corpus getRate response with `return 200`. docs/peers.md and
+docs/load.md "Servers under load" list every setting.
 
 examples:
   tools/server_load                                   # 3 s per cell, 3 repetitions
   tools/server_load --reps 5 --json /tmp/server_load.json
-  tools/server_load --servers xmlrpc-c --calls add --connections 2 \\
-      --server-args "xmlrpc-c=--max-conn 1"           # a misconfiguration: flagged, exit 1
+  tools/server_load --servers nginx,soapbench-fastest --calls getRate   # ours against the floor
+  tools/server_load --servers ID --server-args "ID=ARGS"   # one server with arguments of its own
 """
 
 
@@ -77,6 +79,37 @@ def fastest_xml_adapter(soapbench):
     raise gbench.ResultError(f"{soapbench} list shows no XML adapter with the flag fastest-mode")
 
 
+def load_peers(args):
+    """The peers of this build under load here: declared LOAD, not on the JVM (no warm-up
+    here), built, serving one of the calls."""
+    return [p for p in args.peers if p["load"] and not p["jvm"] and p["built"]
+            and peer_calls(p)]
+
+
+def peer_calls(peer):
+    """The calls a peer speaks the family of and implements (its OPERATIONS; none: all)."""
+    return [c for c, f in CALL_FAMILIES.items() if f in peer["families"]
+            and (not peer["operations"] or c in peer["operations"])]
+
+
+def peer_server(peer):
+    """A peer's Server: the calls it serves (a ONE_FAMILY server: those of its first family
+    among them), its program, --family F when it serves one family per process."""
+    calls = peer_calls(peer)
+    argv = [peer["server"]]
+    if peer["one_family"]:
+        calls = [c for c in calls if CALL_FAMILIES[c] == CALL_FAMILIES[calls[0]]]
+        argv += ["--family", CALL_FAMILIES[calls[0]]]
+    return Server(peer["name"], peer["name"], peer["parser"], calls, argv,
+                  closes=peer["closes"])
+
+
+def targets(args):
+    """Issue 12's targets: per peer under load with a declared CPU_TARGET, per call it serves."""
+    return [Target(call, p["name"], p["cpu_target"]) for p in load_peers(args)
+            if p["cpu_target"] for call in peer_server(p).calls]
+
+
 def servers(args):
     """Every server this run may start, by id (peers missing from the build are left out)."""
     ours = [args.soapbench, "serve", "--threads", "1"]
@@ -85,12 +118,9 @@ def servers(args):
                                     ours + ["--parser", fastest_xml_adapter(args.soapbench)]),
         "soapbench-default": Server("soapbench-default", "soapbench", None, ["getRate", "add"],
                                     ours),
-        "gsoap": Server("gsoap", "gsoap", "gSOAP's own", ["getRate"],
-                        [args.gsoap_server, "--family", CALL_FAMILIES["getRate"]]),
-        "xmlrpc-c": Server("xmlrpc-c", "xmlrpc-c", "xmlrpc-c's own (Expat)", ["add"],
-                           [args.xmlrpc_c_server]),
-        "nginx": Server("nginx", "nginx", NGINX_PARSER, ["getRate"], [args.nginx], RunningNginx),
     }
+    out.update((p["name"], peer_server(p)) for p in load_peers(args))
+    out["nginx"] = Server("nginx", "nginx", NGINX_PARSER, ["getRate"], [args.nginx], RunningNginx)
     return {k: s for k, s in out.items() if os.access(s.argv[0], os.X_OK)}
 
 
@@ -455,7 +485,9 @@ def cell_record(available, parsers, cell, result):
     rec["requests"] = sum(r["requests"] for r in runs)
     rec["connections_served"] = min(r["connections_served"] for r in runs)
     rec["errors"] = sum(sum(r["errors"].values()) for r in runs)
-    if rec["connections_served"] < conns:
+    if available[sid].closes:  # each connection one call: none is open at two samples
+        rec["closes"] = available[sid].closes
+    elif rec["connections_served"] < conns:
         worst = min(runs, key=lambda r: r["connections_served"])
         rec["problems"].append(f"served {worst['connections_served']} of {conns} connections "
                                f"({worst['connections_open']} open, up to "
@@ -475,11 +507,11 @@ def floor_ratios(cells):
             c["cpu_x_nginx"] = c["cpu_us_per_call"] / floor[c["connections"]]
 
 
-def target_records(cells):
+def target_records(cells, targets):
     """Our server's CPU per call over the peer's, per target, adapter and connection count
     (only between cells without problems)."""
     out = []
-    for t in TARGETS:
+    for t in targets:
         for ours in cells:
             if ours["server"] != "soapbench" or ours["call"] != t.call or ours["problems"]:
                 continue
@@ -543,9 +575,9 @@ def parse_args(argv):
     csv = lambda s: [x for x in s.split(",") if x]  # noqa: E731
     ap.add_argument("--build-dir", default=paths.BUILD_DIR, help="the build tree (default build/)")
     ap.add_argument("--servers", type=csv,
-                    default=["soapbench-fastest", "soapbench-default", "gsoap", "xmlrpc-c",
-                             "nginx"],
-                    help="comma-separated server ids (default: all five)")
+                    help="comma-separated server ids (default: every one: ours with its fastest "
+                         "and its default adapter, the peers `soapbench list --peers` declares for "
+                         "load without a JIT, nginx)")
     ap.add_argument("--calls", type=csv, default=list(CALL_FAMILIES),
                     help=f"comma-separated calls (default: {','.join(CALL_FAMILIES)})")
     ap.add_argument("--connections", type=lambda s: [int(x) for x in csv(s)], default=[1, 32],
@@ -556,7 +588,7 @@ def parse_args(argv):
     ap.add_argument("--load-cpu", type=int, default=min(1, os.cpu_count() - 1),
                     help="CPU wrk runs on (default 1)")
     ap.add_argument("--server-args", action="append", default=[], metavar="ID=ARGS",
-                    help="extra arguments for one server, e.g. 'xmlrpc-c=--max-conn 1'")
+                    help="extra arguments for one server, e.g. 'soapbench-default=--threads 2'")
     ap.add_argument("--json", metavar="FILE", help="write here (default "
                     "<build-dir>/results/server_load.json)")
     ap.add_argument("--machine", metavar="ID", help="machine id (default: this machine)")
@@ -568,10 +600,19 @@ def parse_args(argv):
     args.argv = argv
     args.server_args = dict(a.split("=", 1) for a in args.server_args)
     args.soapbench = os.path.join(args.build_dir, "soapbench")
-    args.gsoap_server = os.path.join(args.build_dir, "peers", "gsoap", "gsoap_server")
-    args.xmlrpc_c_server = os.path.join(args.build_dir, "peers", "xmlrpc-c", "xmlrpc_c_server")
+    args.peers = peer_list(args.soapbench)
+    args.servers = args.servers or ["soapbench-fastest", "soapbench-default",
+                                    *(p["name"] for p in load_peers(args)), "nginx"]
     args.json = args.json or os.path.join(args.build_dir, "results", "server_load.json")
     return args
+
+
+def peer_list(soapbench):
+    """The build's peers (`soapbench list --peers --json`); none without a soapbench (a run
+    then has our server's rows and nginx's alone)."""
+    if not os.access(soapbench, os.X_OK):
+        return []
+    return peers.built(soapbench)
 
 
 def main(argv=None):
@@ -588,7 +629,7 @@ def main(argv=None):
         recs = [cell_record(available, parsers, c, results[c]) for c in cells]
         floor_ratios(recs)
         doc = {"tool": TOOL, "machine_id": None, "context": run_context(args), "cells": recs,
-               "targets": target_records(recs)}
+               "targets": target_records(recs, targets(args))}
         doc["machine_id"] = doc["context"]["machine_id"]
     except (gbench.ResultError, OSError, subprocess.SubprocessError) as e:
         print(f"{TOOL}: {e}", file=sys.stderr)

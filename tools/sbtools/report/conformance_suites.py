@@ -3,10 +3,9 @@
 renders the Markdown tables per format, the worst documents, and a chart of speed (the decode
 geomean of the run's ranking) against not-wf rejected %.
 """
-import json
 import math
 
-from sbtools import names
+from sbtools import gbench, names
 from sbtools.paths import rel
 
 TITLE = "Conformance: the standard suites"
@@ -15,9 +14,12 @@ TOOL = "soapbench conformance --suite"
 
 
 def load(path):
-    """The document at path; ValueError when it is not a suites file."""
-    with open(path, encoding="utf-8") as f:
-        doc = json.load(f)
+    """The document at path (the result tools' strict reader); ValueError when it is not a
+    suites file."""
+    try:
+        doc = gbench.load_json(path)
+    except gbench.ResultError as e:
+        raise ValueError(str(e)) from e
     if not isinstance(doc, dict) or doc.get("tool") != TOOL or "suites" not in doc:
         raise ValueError(f"{path}: not a `{TOOL}` file")
     return doc

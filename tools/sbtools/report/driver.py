@@ -18,21 +18,23 @@ from sbtools.gbench import ResultError
 from sbtools.paths import BUILD_DIR, RESULTS_DIR, rel
 from sbtools.report import (classic, conformance, conformance_suites, decode, flags, floor,
                             interop, levels, links, load, memory, messaging, noisy, overhead,
-                            page, reproduction, roundtrip, scripting, stacks, statistics, summary,
-                            sweep, under_load, wire, your_messages)
+                            page, reproduction, right_answers, roundtrip, scripting, stacks,
+                            statistics, summary, sweep, under_load, wholecall, wire, your_messages)
 from sbtools.report.data import Data
+from sbtools.report.run import COUNTS
 from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
 from sbtools.report.run import Run
 
 # The sections in report order: modules with TITLE, SOURCE, compute(run) and markdown(data, charts).
-SECTIONS = [decode, levels, sweep, memory, roundtrip, floor, wire, links, messaging, stacks,
-            scripting, flags, classic, overhead, conformance, conformance_suites, under_load, load,
-            interop, your_messages, noisy, statistics]
+SECTIONS = [decode, levels, sweep, memory, roundtrip, floor, wire, wholecall, links, messaging,
+            stacks, scripting, flags, classic, overhead, conformance, conformance_suites,
+            right_answers, under_load, load, interop, your_messages, noisy, statistics]
 DESCRIPTION = ("Write results/<machine-id>/report.md and charts/*.svg (matplotlib, SVG) "
                "from result files: decode throughput per adapter and family, parse vs walk "
                "vs decode, throughput against size, allocations and peak memory, round-trip "
                "phases, wire bytes, link-model parser shares, adapter flags, the 2001 "
-               "DOM-vs-pull table, adapter overhead, the conformance matrix, the servers "
+               "DOM-vs-pull table, adapter overhead, the conformance matrices, which adapters "
+               "gave right answers (the rule the recommendation follows), the servers "
                "under load, the load sweeps and the interop matrix (the newest of each kept "
                "in the machine folder by tools/results save). A section drawn from a document "
                "of another run than the benchmarks says so at its top, with its date and "
@@ -75,11 +77,15 @@ def parse_args(argv):
                          "without FILES: results/icount/<build-key>/ of the run's build, the "
                          "counts made at the run's commit on its machine, else the newest; with "
                          "FILES: none, and the report says so)")
+    ap.add_argument("--callcount", metavar="FILE",
+                    help="the whole call's counts (tools/callcount; default without FILES: "
+                         "results/callcount/<build-key>/ of the run's build, as for --icount)")
     ap.add_argument("--no-charts", action="store_true", help="report.md with tables only")
     ap.add_argument("--html", action="store_true",
                     help="also write index.html (+ assets/): the report as a web page, the "
-                         "per-family answer first, sortable tables, Chart.js charts; opens from "
-                         "disk")
+                         "per-family answer first (the fastest with right answers), each "
+                         "section's charts first, long tables folded, sortable tables, Chart.js "
+                         "charts; opens from disk, fits a phone")
     return ap.parse_args(argv)
 
 
@@ -104,9 +110,11 @@ def sources(args, data):
     machine folder) and the instruction counts (given, else, without FILES, the stored counts of
     the run's build in results/icount/<build-key>/, tools/icount's place)."""
     machine_dir = os.path.join(args.results_dir, args.machine or data.machine)
-    found = {"icount": args.icount}
-    if args.icount is None and not args.files:
-        found["icount"] = store.icount_for_run(args.results_dir, data.ctx)
+    found = {}
+    for counts in COUNTS:
+        found[counts] = getattr(args, counts)
+        if found[counts] is None and not args.files:
+            found[counts] = getattr(store, f"{counts}_for_run")(args.results_dir, data.ctx)
     for option, tool in DOCUMENTS.items():
         found[option] = getattr(args, option) or store.newest_machine_file(machine_dir, tool)
     return found

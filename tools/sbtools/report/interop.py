@@ -2,6 +2,7 @@
 server stack, and the failures listed."""
 import os
 
+from sbtools import peers
 from sbtools.gbench import ResultError, load_json
 from sbtools.paths import rel
 
@@ -54,13 +55,22 @@ def compute(run):
                        for c in cells if c.get("status") == "fail"]}
 
 
+def drift():
+    """The peers that declare DRIFT_ULPS, as "<name>'s doubles within its documented drift"."""
+    own = [f"{p['name']}'s" for p in peers.declared() if p["drift_ulps"]]
+    if not own:
+        return "exactly"
+    whose = "its" if len(own) == 1 else "their"
+    return f"{peers.joined(own)} doubles within {whose} documented drift"
+
+
 def markdown(d, _charts):
     if d["error"]:
         return f"`{d['path']}` {d['error']}"
     text = [f"From `{d['path']}` (`soapbench interop --only {d['only']}`, git "
             f"`{d['sha']}`): every client stack against every server stack that "
             "speaks the family, itself included, each answer checked against the contract's "
-            "canonical JSON (xmlrpc-c's doubles within its documented drift); a cell counts the "
+            f"canonical JSON ({drift()}); a cell counts the "
             "operations answered right, bold when some were not. *malformed request*: `add` with "
             "a value that is not an int, which each server must answer with its protocol's "
             "fault. Reproduce: `build/soapbench interop --only all`.", ""]

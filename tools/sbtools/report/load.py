@@ -1,7 +1,7 @@
 """Load: transactions per second against concurrency (tools/load_bench): closed-loop TPS per
 family and server, the open loop's latency against rate, generator-bound points and the
 generator's capacity (issue 14)."""
-from sbtools import names
+from sbtools import peers
 from sbtools.fmt import table, us, whole
 from sbtools.paths import rel
 
@@ -19,7 +19,7 @@ def label(run):
     was warmed up first (its figures are steady-state JVM ones, not C++ ones)."""
     if run["server"] == "soapbench":
         return f"{run['server']} ({run['parser']})"
-    return f"{run['server']} ({JVM_LABEL})" if names.is_jvm_stack(run["server"]) else run["server"]
+    return f"{run['server']} ({JVM_LABEL})" if peers.is_jvm_stack(run["server"]) else run["server"]
 
 
 def capacity(doc):
@@ -119,15 +119,21 @@ def capacity_text(c):
 
 def jvm_note(runs):
     """What the reader must know about JVM servers' rows, or ''."""
-    jvm = sorted({r["server"] for r in runs if names.is_jvm_stack(r["server"])})
+    jvm = sorted({r["server"] for r in runs if peers.is_jvm_stack(r["server"])})
     if not jvm:
-        return ""
+        return closing_note(runs)
     return (" Rows marked *" + JVM_LABEL + "* are servers on the JVM (" + ", ".join(jvm) +
             "): each answered the corpus's round-trip calls thousands of times before it was "
             "loaded (JIT warm-up, logged apart), so they are steady-state JVM figures."
-            + (" Apache Axis answers HTTP/1.0 and closes every connection, so each of its calls "
-               "includes a TCP connect (the generator reconnects)."
-               if any(s.startswith("axis") for s in jvm) else ""))
+            + closing_note(runs))
+
+
+def closing_note(runs):
+    """A sentence per loaded peer that closes every connection (its declared CLOSES), or ''."""
+    loaded = {r["server"] for r in runs}
+    return "".join(f" {p['label']} {p['closes']}, so each of its calls includes a TCP connect "
+                   "(the generator reconnects)." for p in peers.declared()
+                   if p["closes"] and p["name"] in loaded)
 
 
 def markdown(d, charts):

@@ -4,8 +4,11 @@ The same sections as report.md from the same compute() data: the first screen is
 answer (report.answer); each section's text and tables are its markdown() converted to HTML
 (python3-markdown), its charts the same drawing calls recorded for Chart.js (report.webcharts)
 and drawn in the browser from data embedded in the page. Tables sort and filter, charts show
-values on hover and download as CSV (web_assets/report.js). Opens from disk: Chart.js 3.9.1
-from Debian's libjs-chart.js is copied into assets/ (sbtools.chartjs), nothing is fetched.
+values on hover and download as CSV (web_assets/report.js). Opens from disk, nothing is fetched:
+a page written anywhere gets its scripts and styles, and Chart.js 3.9.1 from Debian's
+libjs-chart.js (sbtools.chartjs), copied into assets/ beside it; a page written into this
+checkout's results/ (the committed pages) links the package's own web_assets/ and the one
+committed Chart.js, results/assets/chart.min.js, by relative path instead (asset_hrefs).
 """
 import html
 import json
@@ -16,14 +19,18 @@ import sys
 import markdown
 
 from sbtools.chartjs import copy_chart_js
+from sbtools.fmt import family_title, short
 from sbtools.gbench import ResultError
-from sbtools.paths import rel
-from sbtools.report import answer, reproduction, summary
+from sbtools.paths import RESULTS_DIR, rel
+from sbtools.report import answer, fold, reproduction, summary
 from sbtools.report.run import SOURCES
 from sbtools.report.webcharts import WebCharts
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web_assets")
-ASSET_FILES = ("report.js", "report.css")
+ASSET_FILES = ("charts.js", "report.js", "report.css")
+CHART_JS = "chart.min.js"
+SHARED_ASSETS = os.path.join(RESULTS_DIR, "assets")  # the committed pages' Chart.js
+BESIDE = {name: f"assets/{name}" for name in (CHART_JS, *ASSET_FILES)}  # hrefs, assets copied
 MD_EXTENSIONS = ["tables", "fenced_code"]
 # Errors a section's renderer may raise on result files it does not understand: the page says so
 # in that section instead of failing (the numbers of the others stay readable).
@@ -67,7 +74,8 @@ def sections_html(run, computed, charts, section_markdown, anchor):
             state, body = "missing", md_html(missing_text(module))
         else:
             try:
-                state, body = "present", md_html(section_markdown(run, module, d, charts))
+                state = "present"
+                body = fold.lay_out(md_html(section_markdown(run, module, d, charts)))
             except RENDER_ERRORS as e:
                 print(f"tools/report: {module.TITLE}: {type(e).__name__}: {e}", file=sys.stderr)
                 state, body = "failed", (f"<p>This section could not be drawn from its data "
@@ -91,13 +99,28 @@ def adapter_facts(data):
 
 def page_data(run, charts):
     data = run.data
+    fams = list(data.facts.families) + ["binary"]
     return {"charts": charts.figures, "adapters": adapter_facts(data),
-            "series": list(data.adapters) + list(data.facts.families) + ["binary"]}
+            "series": [list(data.adapters), fams],
+            "familyTitles": {**{short(f): family_title(f) for f in fams},
+                             **{f: family_title(f) for f in fams}}}
 
 
-def render(run, computed, section_markdown, anchor):
-    """index.html's text."""
-    charts = WebCharts()
+def asset_hrefs(out_dir):
+    """({file name: href} of the page's scripts and styles, {file name: source} of the copies to
+    make beside it). In this checkout's results/, one copy in the tree: the package's own files
+    and results/assets/chart.min.js by relative path; anywhere else, every asset in assets/."""
+    results = os.path.realpath(RESULTS_DIR)
+    if os.path.commonpath([os.path.realpath(out_dir), results]) != results:
+        return BESIDE, {name: os.path.join(ASSETS, name) for name in ASSET_FILES}
+    hrefs = {name: os.path.relpath(os.path.join(ASSETS, name), out_dir) for name in ASSET_FILES}
+    hrefs[CHART_JS] = os.path.relpath(os.path.join(SHARED_ASSETS, CHART_JS), out_dir)
+    return hrefs, {}
+
+
+def render(run, computed, section_markdown, anchor, hrefs=BESIDE):
+    """index.html's text; hrefs: where its assets are (asset_hrefs)."""
+    charts = WebCharts({a: fl.get("format") for a, fl in run.data.adapters.items()})
     first = answer.compute(run, {m.__name__.rsplit(".", 1)[1]: d for m, d in computed})
     toc, parts = sections_html(run, computed, charts, section_markdown, anchor)
     nav = "".join(f'<li class="{s}"><a href="#{_e(a)}">{_e(t)}</a>'
@@ -107,7 +130,8 @@ def render(run, computed, section_markdown, anchor):
     title = f"soapbench results — machine {run.data.machine}"
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>{_e(title)}</title>\n<link rel=\"stylesheet\" href=\"assets/report.css\">\n"
+            f"<title>{_e(title)}</title>\n"
+            f"<link rel=\"stylesheet\" href=\"{_e(hrefs['report.css'])}\">\n"
             "</head>\n<body>\n<header>\n"
             f"<h1>{_e(title)}</h1>\n<p class=\"sub\">Generated by <code>tools/report --html</code> "
             "from the result files named in <a href=\"#run-and-reproduction\">Run and "
@@ -118,19 +142,22 @@ def render(run, computed, section_markdown, anchor):
             f"\n</section>\n<nav aria-label=\"sections\"><h2>Sections</h2><ol>{nav}</ol></nav>\n"
             + "".join(parts) + "</main>\n"
             f'<script id="report-data" type="application/json">{data_json}</script>\n'
-            '<script src="assets/chart.min.js"></script>\n'
-            '<script src="assets/report.js"></script>\n</body>\n</html>\n')
+            + "".join(f'<script src="{_e(hrefs[name])}"></script>\n'
+                      for name in (CHART_JS, "charts.js", "report.js"))
+            + "</body>\n</html>\n")
 
 
 def write_page(run, computed, section_markdown, anchor):
-    """Writes index.html and assets/ into run.out_dir; returns the page's path."""
-    assets = os.path.join(run.out_dir, "assets")
+    """Writes index.html into run.out_dir, its assets as asset_hrefs() says; returns its path."""
+    hrefs, copies = asset_hrefs(run.out_dir)
+    assets = os.path.join(run.out_dir, "assets") if copies else SHARED_ASSETS
     copy_chart_js(assets, ResultError)
-    for name in ASSET_FILES:
-        shutil.copyfile(os.path.join(ASSETS, name), os.path.join(assets, name))
+    for name, source in copies.items():
+        shutil.copyfile(source, os.path.join(assets, name))
     path = os.path.join(run.out_dir, "index.html")
-    text = render(run, computed, section_markdown, anchor)
+    text = render(run, computed, section_markdown, anchor, hrefs)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
-    print(f"page: {rel(path)} ({len(text) // 1024} KiB, assets in {rel(assets)}/)")
+    where = f"in {rel(assets)}/" if copies else f"linked: {rel(ASSETS)}/, {rel(assets)}/"
+    print(f"page: {rel(path)} ({len(text) // 1024} KiB, assets {where})")
     return path

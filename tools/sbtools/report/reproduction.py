@@ -43,6 +43,10 @@ def context_lines(run):
                      "callgrind; deterministic for one binary)")
     else:
         lines.append("- no instruction counts given (`--icount FILE`): instructions columns empty")
+    callcount = run.paths.get("callcount")
+    if callcount:
+        lines.append(f"- the whole call's counts: `{rel(callcount)}` (tools/callcount; exact for "
+                     "one binary)")
     if data.facts.missing:
         lines.append("- these result files predate the context keys " + ", ".join(
             f"`{k}`" for k in data.facts.missing) + " (written by harness/run_context.cpp): "

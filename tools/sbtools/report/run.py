@@ -11,6 +11,8 @@ from sbtools.report.data import Data, decode_ranking
 SOURCES = {"conformance": "soapbench conformance",
            "conformance_suites": "soapbench conformance --suite", "interop": "soapbench interop",
            "server_load": "tools/server_load", "load": "tools/load_bench"}
+# The counts kept per build (results/<source>/<build-key>/), found by the run's build key.
+COUNTS = ("icount", "callcount")
 
 
 class Run:

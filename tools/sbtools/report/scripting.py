@@ -1,24 +1,29 @@
-"""Scripting stacks: our client against SOAP::Lite, Frontier and Python's XML-RPC servers, with
-each server's own handling and sending time."""
-from sbtools import names
+"""Scripting stacks: our client against the peers that are servers only (declared without a client
+of their own: SOAP::Lite, Frontier::RPC, Python's xmlrpc.server), with each server's own handling
+and sending time."""
+from sbtools import names, peers
 from sbtools.fmt import pct, short, table, us
 from sbtools.report.data import MARK, NOISY, total_ns
 
 TITLE = "Scripting stacks"
 SOURCE = None
-SCRIPTING_SERVERS = ("soaplite", "frontier", "python-xmlrpc")  # peers/scripting, in this order
 SCRIPTING_QUERIES = ("add", "echoArray", "getChain")  # the scripting comparison's three queries
+
+
+def scripting_servers():
+    """The declared peers without a client of their own (stacks_bench --set=scripting's)."""
+    return {p["name"] for p in peers.declared() if p["client"] is None}
 
 
 def scripting_rows(data):
     """{(server, call): (variant, family, Result)} of the roundtrip/<v>/<f>/soapbench~<server>/
-    <call> rows of stacks_bench --set=scripting."""
-    rows = {}
+    <call> rows of stacks_bench --set=scripting, in the results' order."""
+    servers, rows = scripting_servers(), {}
     for f, r in data.stacks_of_kind("roundtrip"):
         ends = names.split_pair(f["parser"])
         if ends is None or ends[0] != "soapbench" or "/" in f["call"]:
             continue
-        if ends[1] in SCRIPTING_SERVERS and f["call"] in SCRIPTING_QUERIES:
+        if ends[1] in servers and f["call"] in SCRIPTING_QUERIES:
             rows[(ends[1], f["call"])] = (f["variant"], f["family"], r)
     return rows
 
@@ -28,7 +33,8 @@ def compute(run):
     if not rows:
         return None
     out = []
-    for (server, call) in sorted(rows, key=lambda k: (SCRIPTING_SERVERS.index(k[0]),
+    order = list(dict.fromkeys(server for server, _call in rows))  # as stacks_bench ran them
+    for (server, call) in sorted(rows, key=lambda k: (order.index(k[0]),
                                                       SCRIPTING_QUERIES.index(k[1]))):
         variant, fam, r = rows[(server, call)]
         out.append({"server": server, "family": fam, "variant": variant, "call": call,

@@ -1,8 +1,8 @@
 """Real stacks: stacks_bench's round trips per <client>~<server> pair (keep-alive, and a new
-connection per call where a stack closes every connection: Apache Axis), and each stack's own
-deserializer beside our adapters on the same corpus file. Stacks on the JVM (names.is_jvm_stack)
+connection per call in the families a JVM peer ran in), and each stack's own deserializer beside
+our adapters on the same corpus file. Stacks on the JVM (peers.is_jvm_stack: their declarations)
 are labelled as timed after the JIT's warm-up wherever they appear."""
-from sbtools import names
+from sbtools import names, peers
 from sbtools.fmt import fmt_num, short, table, us
 from sbtools.report.data import MARK, NOISY, call_key, families_in, total_ns
 
@@ -69,7 +69,7 @@ def compute(run):
             dec[(f["adapter"], f["family"], f["file"])] = r
     # New-connection rows of the families a JVM stack ran in (the scripting stacks' own newconn
     # rows are the Scripting section's).
-    jvm_families = {f for (f, p, _c) in nc if names.is_jvm_stack(p)}
+    jvm_families = {f for (f, p, _c) in nc if peers.is_jvm_stack(p)}
     nc = {k: r for k, r in nc.items() if k[0] in jvm_families}
     if not rt and not nc and not dec:
         return None
@@ -90,7 +90,7 @@ JVM_LABEL = "JVM, after warm-up"  # a JVM stack's column or row: timed after the
 
 def pair_head(p):
     """A pair's column head; a pair with a JVM end says it was timed after warm-up."""
-    return f"`{p}` µs ({JVM_LABEL})" if names.is_jvm_stack(p) else f"`{p}` µs"
+    return f"`{p}` µs ({JVM_LABEL})" if peers.is_jvm_stack(p) else f"`{p}` µs"
 
 
 def family_tables(families):
@@ -111,7 +111,7 @@ def family_tables(families):
 
 def jvm_note(families):
     """The sentence that says which columns are JVM stacks, or ''."""
-    jvm = sorted({p for fam in families for p in fam["pairs"] if names.is_jvm_stack(p)})
+    jvm = sorted({p for fam in families for p in fam["pairs"] if peers.is_jvm_stack(p)})
     if not jvm:
         return ""
     return (" Columns marked *" + JVM_LABEL + "* have a JVM stack at one end (" +
@@ -124,9 +124,22 @@ def pair_bytes(c):
     return "–" if c["sent"] is None else f"{fmt_num(c['sent'])} / {fmt_num(c['received'])}"
 
 
+def transports():
+    """The declared transports other than HTTP/1.1, by stack name: "; <transport> for `<name>`"."""
+    return "".join(f"{', ' if i else '; '}{p['transport']} for `{p['name']}`" for i, p in
+                   enumerate(sorted((p for p in peers.declared() if p["transport"]),
+                                    key=lambda p: p["name"])))
+
+
+def closing():
+    """" (Apache Axis answers …)": how the JVM peers that close every connection do it."""
+    said = [f"{p['label']} {p['closes']}" for p in peers.declared() if p["jvm"] and p["closes"]]
+    return f" ({'; '.join(said)})" if said else ""
+
+
 def roundtrip_markdown(d):
     text = ["Real RPC stacks (docs/peers.md) against soapbench's own client and server: "
-            "keep-alive connections on loopback (HTTP/1.1; GIOP for `corba`, HTTP/2 for `grpc`), "
+            f"keep-alive connections on loopback (HTTP/1.1{transports()}), "
             "every server a child process of stacks_bench "
             f"(`soapbench serve --threads 1` for `{REFERENCE_PAIR}` and the `<stack>~soapbench` "
             "pairs), the client in stacks_bench. A column is `<client>~<server>`; a stack's name "
@@ -144,8 +157,8 @@ def roundtrip_markdown(d):
 
 def newconn_markdown(d):
     text = ["A new connection per call (stacks_bench's `roundtrip/newconn/...` rows): for a stack "
-            "that closes every connection (Apache Axis's SimpleAxisServer answers HTTP/1.0 and "
-            "closes), our client calls every server of the table the same way, each a child "
+            f"that closes every connection{closing()}, our client calls every server of the table "
+            "the same way, each a child "
             "process of stacks_bench (`soapbench serve --threads 1` for "
             f"`{REFERENCE_PAIR}`), every answer checked before timing. µs per call including "
             "the TCP connect, in brackets the multiple of `" + REFERENCE_PAIR + "`; bytes sent / "

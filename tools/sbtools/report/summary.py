@@ -4,6 +4,7 @@ import re
 import sys
 
 from sbtools.fmt import rng
+from sbtools.report import answer, right_answers
 from sbtools.report.data import MARK, NOISY, call_key, headline_decode
 from sbtools.report.links import parser_shares
 from sbtools.stats import RANK_ALPHA, RULE, Ranking, ci_text, claim
@@ -60,6 +61,29 @@ def decode_sentences(data):
     return out
 
 
+def right_picks(run):
+    """{family: (the fastest with right answers or None, what the statistics allow to say with
+    `x` for an adapter)} by report.right_answers' rule, and the titles of the checks it used."""
+    ra = right_answers.compute(run)
+    if not ra:
+        return {}, []
+    out = {}
+    for fam, (fl, rk) in headline_decode(run.data).items():
+        row = answer.family_row(fam, fl, rk, ra["verdicts"])
+        text = row["claim"] or "none"
+        out[fam] = (row["pick"], text.replace("\x00", "`").replace("\x01", "`"))
+    return out, [c.title for c in ra["verdicts"].checks]
+
+
+def right_sentence(run):
+    picks, titles = right_picks(run)
+    if not picks:
+        return None
+    return (f"The fastest with right answers ({', '.join(titles)}; see "
+            "[Right answers](#right-answers)): " +
+            "; ".join(f"{fam}: {text}" for fam, (_p, text) in picks.items()) + ".")
+
+
 def roundtrip_sentences(run):
     rt, data = run.rt, run.data
     calls = sorted({k[3] for k in rt if k[0] == "keepalive" and k[1] != "binary"}, key=call_key)
@@ -112,7 +136,7 @@ def noise_sentences(data):
 
 def sentences(run):
     """The opening paragraph's sentences."""
-    out = decode_sentences(run.data)
+    out = decode_sentences(run.data) + [right_sentence(run)]
     if run.rt:
         out += roundtrip_sentences(run)
     return [x for x in out + noise_sentences(run.data) if x]
@@ -127,5 +151,11 @@ def print_summary(run, out=sys.stdout):
               f"where Mann-Whitney p <= {RANK_ALPHA:g} and the intervals are apart):\n")
     for fam, (fl, rk) in heads.items():
         out.write(f"  {fam:<20} {fl:<24} {claim(rk, lambda a: a)}\n")
+    picks, titles = right_picks(run)
+    if picks:
+        out.write(f"the fastest with right answers ({', '.join(titles)}; report section "
+                  "\"Right answers\"):\n")
+        for fam, (_p, text) in picks.items():
+            out.write(f"  {fam:<20} {text.replace('`', '')}\n")
     for sentence in roundtrip_sentences(run)[-1:] if run.rt else []:
         out.write(re.sub(r"[`*]", "", sentence) + "\n")

@@ -3,8 +3,11 @@ makes them from its compute() data), recorded as Chart.js specifications instead
 SVG. save() returns the placeholder the page's script (web_assets/report.js) draws into.
 
 A specification: {"title", "type": "bar" | "line" | "scatter", "labels" (category axes),
-"datasets": [{"label", "data"}], "x", "y" (axis titles), "logx", "logy", "horizontal",
-"stacked", "ref" (a reference line's y)}. Colours are the script's, one per series name.
+"datasets": [{"label", "data"}], "x", "y" (the axes' titles), "logx", "logy", "horizontal",
+"stacked", "ref" (a reference line's y)}. Colours and styles are the script's, one pair per
+series name, distinct within a chart. A bar chart whose series are adapters of both formats is
+drawn as one chart per format (XML adapters, JSON adapters): no category holds empty slots for
+the other format's adapters, and each chart has half the series.
 """
 import html
 
@@ -16,12 +19,34 @@ def _num(v):
     return None if v is None else float(f"{v:.6g}")
 
 
-class WebCharts:
-    """Collects the charts of one page; each save() is one figure (one or more specs)."""
+FORMAT_NAMES = {"xml": "XML adapters", "json": "JSON adapters"}
 
-    def __init__(self):
+
+def split_by_format(spec, formats):
+    """[spec] or one spec per format of its series (formats: {series: xml | json}), each keeping
+    only the categories where its series have a value."""
+    fmts = list(dict.fromkeys(formats.get(d["label"]) for d in spec["datasets"]))
+    if len(fmts) < 2 or None in fmts:
+        return [spec]
+    out = []
+    for fmt in fmts:
+        sets = [d for d in spec["datasets"] if formats.get(d["label"]) == fmt]
+        keep = [i for i in range(len(spec["labels"])) if any(d["data"][i] is not None
+                                                            for d in sets)]
+        out.append(dict(spec, title=f"{spec['title']}: {FORMAT_NAMES.get(fmt, fmt)}",
+                        labels=[spec["labels"][i] for i in keep],
+                        datasets=[dict(d, data=[d["data"][i] for i in keep]) for d in sets]))
+    return out
+
+
+class WebCharts:
+    """Collects the charts of one page; each save() is one figure (one or more specs).
+    formats: {series name: xml | json} of the adapters (bar charts split by format)."""
+
+    def __init__(self, formats=None):
         self.figures = {}   # figure id -> {"title", "specs": [spec]}
         self.written = []   # figure ids in page order
+        self.formats = formats or {}
 
     def save(self, fig, name, title):
         fid = name.rsplit(".", 1)[0].replace(".", "-")
@@ -37,7 +62,7 @@ class WebCharts:
                 "datasets": [{"label": s, "data": [_num(values.get((label, s)))
                                                    for label, _b in groups]} for s in series],
                 "y": ylabel, "logy": log, "ref": ref}
-        return [spec], None
+        return split_by_format(spec, self.formats), None
 
     def level_bars(self, groups, levels, file):
         return [{"title": f"{g['family']}: {file}", "type": "bar", "labels": g["adapters"],
@@ -52,13 +77,13 @@ class WebCharts:
     def memory_bars(self, file, families, adapters, cells):
         specs = []
         for i, label in ((0, "allocations per message"), (1, "peak heap, KiB")):
-            specs.append({"title": f"decode of {file}: {label}", "type": "bar", "y": label,
-                          "labels": [short(f) for f in families],
-                          "datasets": [{"label": a, "data": [
-                              None if (a, f) not in cells else
-                              _num((cells[(a, f)][i] or 0) / (1024 if i else 1))
-                              for f in families]} for a in adapters
-                              if any((a, f) in cells for f in families)]})
+            spec = {"title": f"decode of {file}: {label}", "type": "bar", "y": label,
+                    "labels": [short(f) for f in families],
+                    "datasets": [{"label": a, "data": [
+                        None if (a, f) not in cells else
+                        _num((cells[(a, f)][i] or 0) / (1024 if i else 1)) for f in families]}
+                        for a in adapters if any((a, f) in cells for f in families)]}
+            specs += split_by_format(spec, self.formats)
         return specs
 
     def phase_bars(self, bars, phases, title):

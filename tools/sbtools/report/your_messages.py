@@ -1,12 +1,15 @@
 """Your messages: the report's section on `soapbench compare` results.
 
-`soapbench compare PATH...` writes Google Benchmark JSON (build/results/compare.json; tools/results
-save keeps it as <date>_<sha>.compare.json) whose benchmark names are
+`soapbench compare PATH...` writes Google Benchmark JSON (compare.json in its working folder;
+`tools/results save FILE` keeps it as <date>_<sha>.compare.json) whose benchmark names are
 level/adapter/family/<message> (the message's name may hold '/'), and whose context says per
 message what it is (compare_file:<message>), which adapters were left out of a level and why
 (compare_out:<benchmark name>), which timed work differs in a stated way (compare_flag:<name>),
 and which messages were not compared (compare_skipped:<n>). rows() turns a document into rows,
-render() into Markdown; the ranking words follow the report's rule (sbtools.stats.Ranking).
+render() into Markdown; the ranking words follow the report's rule (sbtools.stats.Ranking), and,
+as on the report's first screen (report.right_answers), a wrong answer never wins: work that
+differs in a stated way is not ranked on its message, and an adapter that answered one message
+wrong (it disagreed with the others, or its work differed) is not ranked over the messages.
 """
 import math
 from collections import OrderedDict, defaultdict
@@ -59,9 +62,41 @@ def skipped(doc):
     return [str(ctx[k]) for k in keys]
 
 
-def words(results):
+DIFFERS = "work differs"  # the word of a result whose work differs from the others' (flagged)
+
+
+def disagrees(why):
+    """Whether a left-out line is a different answer rather than a refusal (the lines of
+    harness/equal_work.cpp: "its Digest … differs from the one …", "its decoded value differs
+    from the one …")."""
+    return "differs from the one" in why
+
+
+def wrong_answers(doc):
+    """{adapter: [(message, level, why)]}: where an adapter answered differently from the others
+    (left out for it) or did work that differs in a stated way (flagged)."""
+    out = defaultdict(list)
+    for message, level, adapter, why in left_out(doc):
+        if disagrees(why):
+            out[adapter].append((message, level, why))
+    for k, v in gbench.context(doc).items():
+        parsed = split_name(k[len("compare_flag:"):]) if k.startswith("compare_flag:") else None
+        if parsed:
+            level, adapter, _family, message = parsed
+            out[adapter].append((message, level, str(v)))
+    return out
+
+
+def words(results, differs=()):
     """{adapter: ranking word} among `results` ({adapter: gbench.Result}), as
-    measure/ranking.cpp prints them: fastest / tied / behind / not ranked / only one."""
+    measure/ranking.cpp prints them: fastest / tied / behind / not ranked / only one; an adapter
+    in `differs` (flagged work) gets "work differs" and the others are ranked without it."""
+    out = {a: DIFFERS for a in results if a in differs}
+    results = {a: r for a, r in results.items() if a not in differs}
+    return {**out, **_words(results)}
+
+
+def _words(results):
     if len(results) < 2:
         return {a: "only one" for a in results}
     rk = stats.Ranking(results)
@@ -99,7 +134,9 @@ def rows(doc):
             results = groups.get((message, level))
             if not results:
                 continue
-            ranked = words(results)
+            flagged = {a for a in results
+                        if ctx.get(f"compare_flag:{level}/{a}/{family[message]}/{message}")}
+            ranked = words(results, flagged)
             for adapter, r in sorted(results.items(), key=lambda kv: kv[1].time):
                 name = f"{level}/{adapter}/{family[message]}/{message}"
                 peak = r.counter("peak_heap_bytes")
@@ -114,9 +151,11 @@ def rows(doc):
     return out
 
 
-def summary(row_list):
+def summary(row_list, wrong=()):
     """{level: [(adapter, geometric mean of time over each message's lowest, messages,
-    times ranked fastest)]}, lowest first."""
+    times ranked fastest)]}, lowest first, over the adapters not in `wrong` (those that answered
+    some message wrong are not ranked over the messages)."""
+    row_list = [r for r in row_list if r["adapter"] not in wrong]
     lowest = {}
     for r in row_list:
         key = (r["message"], r["level"])
@@ -163,11 +202,17 @@ def render(docs, max_left_out=40):
             "and not timed on that message. µs: median [interval of the median]; the ranking "
             "words follow the Statistics section's rule; † marks work that differs in a stated way "
             "(a named fastest mode without entity decoding).", ""]
-    for level, entries in summary(row_list).items():
+    wrong = wrong_answers(doc)
+    for level, entries in summary(row_list, wrong).items():
         text += [f"**{level}**, over the messages: time over each message's lowest median "
-                 "(geometric mean)", "",
+                 "(geometric mean), adapters with right answers on every message", "",
                  _table(["adapter", "messages", "× lowest", "ranked fastest"],
                         [[f"`{a}`", n, f"{g:.2f}", w] for a, g, n, w in entries]), ""]
+    if wrong:
+        text += ["Not ranked over the messages (a wrong answer on at least one, never a row that "
+                 "can win):", ""]
+        text += [f"- `{a}`: " + "; ".join(f"`{m}` {lv}: {why}" for m, lv, why in ws)
+                 for a, ws in sorted(wrong.items())] + [""]
     body = []
     for r in row_list:
         ci = r["ci"]

@@ -17,6 +17,7 @@ from sbtools.paths import REPO
 
 # Fields every benchmark depends on, whatever its library.
 GLOBAL_FIELDS = ("compiler", "build", "glibc", "isa_level", "valgrind", "simdjson_kernels",
+                 "determinism_shim",
                  "package libc6", "package libstdc++6", "package libgcc-s1", "package g++-12",
                  "package gcc-12", "package valgrind", "package libbenchmark1debian",
                  "cpu_model", "microcode", "kernel", "cores", "smt", "governor")
@@ -71,19 +72,29 @@ def diff(before, after):
 
 
 def elide(old, new):
-    """'2.9.14+dfsg-1.3~deb12u5 -> ...u6': the new value without the prefix it shares."""
+    """'2.9.14+dfsg-1.3~deb12u5 -> ...u6': the new value without the long prefix it shares."""
     common = 0
     while common < min(len(old), len(new)) and old[common] == new[common]:
         common += 1
-    if common >= 6:
+    if common >= 12:  # long Debian versions; a short one reads better whole
         return f"{old} → …{new[common - 1:]}"
     return f"{old} → {new}"
+
+
+def _unnamed(name, value):
+    """A value without the field's name it starts with ('glibc 2.36' of glibc is '2.36',
+    'valgrind-3.19.0' of valgrind '3.19.0'), so a label does not say the name twice."""
+    if value and value.lower().startswith(name.lower()) and value[len(name):len(name) + 1] in \
+            (" ", "-") and len(value) > len(name) + 1:
+        return value[len(name) + 1:]
+    return value
 
 
 def describe(changes):
     """'libxml2 2.9.14 -> 2.9.15, +Qt 6 6.4.2, ...' for a diff()."""
     def one(field, old, new):
         name = field.replace("package ", "").replace("library ", "")
+        old, new = _unnamed(name, old), _unnamed(name, new)
         if old is None:
             return f"+{name} {new}"
         if new is None:

@@ -1,9 +1,13 @@
 """tools/track: benchmark history across CI runs: record, gate, change points, dashboard."""
 import argparse
+import datetime as dt
 import json
 import os
 import sys
+import textwrap
 import time
+
+from sbtools import paths
 
 from . import TrackError, ab, attribution, fingerprint, gate, history, importers, store, summary
 from .store import DuplicateRun
@@ -22,6 +26,23 @@ examples:
   tools/track changes --limit 10                  # newest change points first
   tools/track site build/track-site               # the dashboard (open index.html)
   tools/track ab ../base/build build              # timing A/B of two build trees (no store)
+  tools/track prune --keep-runs 200               # retention: the newest 200 runs a suite
+"""
+
+
+MACHINE_HELP = ("the machine of the files (default: their hardware, CPU model, cores and caches; "
+                "a file without machine_id needs it)")
+
+
+SITE_DOC = """\
+Writes the static dashboard of the store into OUT: it opens from disk (no server, no internet).
+index.html lists the machines (fingerprint, runs, the results/ ids and compilers behind each),
+the open regressions (series whose newest change point made them worse, after the suite's
+multiplicity), the gate's last verdicts with their blind spots, and the newest change points;
+one page per machine and suite (paged, open regressions first) draws every
+series over its runs with its noise bands and change points, with a filter box that searches
+every page. Charts: Chart.js 3.9.1 from Debian's libjs-chart.js, copied into OUT.
+Pages an earlier build wrote into OUT and this one does not are removed.
 """
 
 
@@ -70,6 +91,7 @@ def _environment(run, probe, cache):
 
 def cmd_record(args, db):
     runs, failed = _read_all(args.files, args.machine)
+    importers.resolve_machines(runs, db.machine_of)
     importers.fill_from_siblings(runs, args.commit or fingerprint.head_commit() or "unknown",
                                  store.now_utc())
     cache = {"executables": [r.context.get("executable") for r in runs]}
@@ -103,6 +125,7 @@ def cmd_import(args, db):
         raise TrackError(f"{args.dir}: not a folder")
     paths = importers.stored_files(args.dir)
     runs, failed = _read_all(paths, None)
+    importers.resolve_machines(runs, db.machine_of)
     importers.fill_from_siblings(runs)
     runs = [r for r in runs if r.commit and r.date]
     runs.sort(key=lambda r: (r.date, r.source))
@@ -130,24 +153,30 @@ def cmd_gate(args, db):
     base, failed_base = _read_all(args.base or [], args.machine)
     if failed or failed_base:
         return 2
+    importers.resolve_machines(head + base, db.machine_of)
     importers.fill_from_siblings(head, fingerprint.head_commit() or "unknown", store.now_utc())
     importers.fill_from_siblings(base, "unknown", store.now_utc())
     cache = {"executables": [r.context.get("executable") for r in head]}
     env = _environment(head[0], not args.no_probe, cache)
     base_commit = args.base_commit or env["git"].get("merge_base")
-    result = gate.run_gate(db, head, env, base, base_commit)
+    result = gate.run_gate(db, head, env, base, base_commit,
+                           args.results_dir or None, args.allow_empty)
+    if env["git"].get("no_merge_base") and not base_commit:
+        result.notes.append(("warning", env["git"]["no_merge_base"]))
+    out = sys.stderr if args.json == "-" else sys.stdout  # stdout: the JSON alone
     for line in summary.text(result):
-        print(line)
-    md = summary.publish(result, args.markdown)
+        print(line, file=out)
+    md = summary.publish(result, args.markdown, out)
+    if args.json:
+        summary.write_json(result, args.json)
     if not args.no_save:
         db.add_verdict(result.machine, result.head_commit, result.base_commit, result.verdict, md,
-                       {"rows": [r.__dict__ for r in result.rows[:200]],
-                        "notes": result.notes, "compared": result.compared})
+                       summary.stored(result))
     return result.exit_code
 
 
 def analysed(db, args):
-    series = history.load(db, args.machine, args.suite,
+    series = history.load(db, db.resolve_machine(args.machine), args.suite,
                           [args.metric] if getattr(args, "metric", None) else None,
                           getattr(args, "benchmark", None))
     return history.detect(db, series, args.jobs, Progress("change points"))
@@ -177,13 +206,16 @@ def change_groups(db, series):
 
 
 def cmd_changes(args, db):
-    groups = change_groups(db, analysed(db, args))
+    series = analysed(db, args)
+    groups = change_groups(db, series)
+    weak = sum(len(x.weak) for x in series)
     if args.json:
         print(json.dumps([{
             "machine": a.machine, "suite": a.suite, "from_commit": b.commit, "to_commit": a.commit,
             "from_date": b.date, "to_date": a.date, "changed": changed,
             "series": [{"benchmark": x.benchmark, "metric": x.metric, "shift": c.shift,
-                        "low": c.low, "high": c.high, "p": c.p, "regression": c.regression}
+                        "low": c.low, "high": c.high, "p": c.p, "suite_p": c.q,
+                        "regression": c.regression}
                        for x, c in items]} for a, b, items, changed in groups[:args.limit]],
             indent=1))
         return 0
@@ -201,9 +233,38 @@ def cmd_changes(args, db):
         for x, c in shown:
             ci = f" [{c.low * 100:+.1f}%, {c.high * 100:+.1f}%]" if c.low != c.high else ""
             p = f" p={c.p:.3f}" if c.p is not None else ""
-            print(f"  {c.shift * 100:+6.2f}%{ci}{p}  {x.benchmark} ({x.metric})")
+            q = f" ({c.q:.2g} over the suite)" if c.q is not None else ""
+            print(f"  {c.shift * 100:+6.2f}%{ci}{p}{q}  {x.benchmark} ({x.metric})")
         if len(shown) < len(items):
             print(f"  ... {len(items) - len(shown)} more (--all)")
+    if weak:
+        print(f"{weak} more change points of measured series are below their suite's "
+              f"multiplicity (Benjamini-Hochberg at {history.SUITE_FDR:g} over the suite): the "
+              "noise of this many series, not listed")
+    return 0
+
+
+def cmd_prune(args, db):
+    if args.keep_runs is None and args.older_than is None and args.keep_verdicts is None:
+        raise TrackError("prune: say what to keep (--keep-runs N, --older-than DAYS, "
+                         "--keep-verdicts N)")
+    if any(v is not None and v < 0 for v in (args.keep_runs, args.older_than,
+                                              args.keep_verdicts)):
+        raise TrackError("prune: --keep-runs, --older-than and --keep-verdicts take a number >= 0")
+    before = None
+    if args.older_than is not None:
+        before = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=args.older_than)) \
+            .strftime(store.DATE_FORMAT)
+    was = db.size()
+    counts = db.prune(args.keep_runs, before, args.keep_verdicts, args.dry_run)
+    what = (f"{counts['runs']} runs ({counts['samples']:,} samples), {counts['series']} series "
+            f"left without runs, {counts['verdicts']} verdicts")
+    if args.dry_run:
+        print(f"{PROG}: would remove {what} from {db.name} (--dry-run: nothing removed)")
+        return 0
+    now = db.size()
+    size = f"; {was / 2**20:.1f} MB -> {now / 2**20:.1f} MB" if was and now is not None else ""
+    print(f"{PROG}: removed {what} from {db.name}{size}")
     return 0
 
 
@@ -237,7 +298,7 @@ def parser():
                                    "when the files were measured here. A file already recorded "
                                    "is reported and skipped.")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--machine", metavar="ID", help="machine id for files that lack machine_id")
+    p.add_argument("--machine", metavar="ID", help=MACHINE_HELP)
     p.add_argument("--commit", metavar="SHA", help="the measured commit (default: the files' git_sha)")
     p.add_argument("--branch", help="the branch (default: from the CI environment or git)")
     p.add_argument("--merge-base", metavar="SHA", help="the pull request's merge base")
@@ -248,22 +309,57 @@ def parser():
     p = sub.add_parser("gate", help="judge a run against the history (exit 1 on a regression)",
                        description=gate.__doc__.replace("MIN_REPS", str(gate.MIN_REPS))
                        .replace("TIMING_FDR", str(gate.TIMING_FDR)),
+                       epilog="exit codes:\n" + "\n".join(
+                           textwrap.fill(f"{code}  {text}", 96, subsequent_indent="   ")
+                           for code, text in gate.EXIT_CODES.items()),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("files", nargs="+", metavar="FILE", help="the head's result files")
     p.add_argument("--base", action="append", metavar="FILE",
                    help="a base run measured in this job, interleaved with the head's (repeat: "
                         "base1 head1 base2 head2 ...); makes timings gate")
     p.add_argument("--base-commit", metavar="SHA",
-                   help="compare with runs of this commit (default: the merge base, if known)")
-    p.add_argument("--machine", metavar="ID", help="machine id for files that lack machine_id")
+                   help="compare with runs of this commit (default: the merge base, if known: "
+                        "GITHUB_BASE_REF, CI_MERGE_REQUEST_DIFF_BASE_SHA)")
+    p.add_argument("--machine", metavar="ID", help=MACHINE_HELP)
     p.add_argument("--markdown", metavar="FILE", help="write the pull-request comment here")
+    p.add_argument("--json", metavar="FILE",
+                   help="write the verdict as JSON here ('-': standard output, the text then "
+                        "goes to standard error)")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="nothing to compare with (an empty store, a cache miss) passes (exit 0) "
+                        "instead of failing (exit 3)")
+    p.add_argument("--results-dir", metavar="DIR", default=paths.RESULTS_DIR,
+                   help="where the committed baselines are, results/icount/<build-key>/"
+                        "baseline.json and results/callcount/<build-key>/baseline.json "
+                        "(default: the checkout's results/; '' for none)")
     p.add_argument("--no-save", action="store_true", help="do not keep the verdict in the store")
     p.add_argument("--no-probe", action="store_true", help="do not read this machine's packages")
     p.set_defaults(run=cmd_gate)
 
+    p = sub.add_parser("prune", help="remove old runs and verdicts (retention)",
+                       description="Keeps the store small: removes the runs beyond the newest N "
+                                   "of each machine and suite, or older than DAYS, with their "
+                                   "samples, the series left without runs and their cached "
+                                   "change points, and the gate's verdicts beyond the newest N; "
+                                   "then gives the space back (SQLite: VACUUM). One "
+                                   "transaction. The result files in git stay the source of "
+                                   "truth: `import` brings pruned runs back.",
+                       epilog="examples:\n  tools/track prune --keep-runs 200 --keep-verdicts "
+                              "500   # before a CI saves the store as its cache\n"
+                              "  tools/track prune --older-than 365 --dry-run",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--keep-runs", type=int, metavar="N",
+                   help="keep the newest N runs of each machine and suite")
+    p.add_argument("--older-than", type=float, metavar="DAYS",
+                   help="remove runs dated more than DAYS days ago")
+    p.add_argument("--keep-verdicts", type=int, metavar="N", help="keep the newest N verdicts")
+    p.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
+    p.set_defaults(run=cmd_prune)
+
     for name, helptext in (("changes", "the change points found, newest first"),
                            ("site", "write the static dashboard")):
-        p = sub.add_parser(name, help=helptext, description=history.__doc__,
+        doc = history.__doc__ if name == "changes" else SITE_DOC
+        p = sub.add_parser(name, help=helptext, description=doc,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         if name == "site":
             p.add_argument("out", help="output folder (index.html and one page per machine)")
@@ -287,7 +383,7 @@ def main(argv=None):
     try:
         if getattr(args, "no_store", False):
             return args.run(args)
-        create = args.verb in ("import", "record", "gate")
+        create = args.verb in ("import", "record", "gate")  # prune: an existing store only
         with store.open_store(args.db, create=create) as db:
             return args.run(args, db)
     except TrackError as e:

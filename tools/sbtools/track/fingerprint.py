@@ -135,17 +135,25 @@ def git_facts(commit, branch=None, merge_base=None, base_ref=None):
     env = os.environ
     if not facts["branch"]:
         facts["branch"] = env.get("GITHUB_HEAD_REF") or env.get("GITHUB_REF_NAME") or \
-            env.get("CI_COMMIT_REF_NAME")
+            env.get("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME") or env.get("CI_COMMIT_REF_NAME")
         head = _git("rev-parse", "HEAD")
         if not facts["branch"] and full and head == full:
             name = _git("rev-parse", "--abbrev-ref", "HEAD")
             facts["branch"] = name if name and name != "HEAD" else None
+    if not facts["merge_base"] and env.get("CI_MERGE_REQUEST_DIFF_BASE_SHA"):
+        # GitLab names a merge request's base itself (no fetch of the target branch needed).
+        facts["merge_base"] = env["CI_MERGE_REQUEST_DIFF_BASE_SHA"][:12]
     if not facts["merge_base"] and full:
         ref = base_ref or (f"origin/{env['GITHUB_BASE_REF']}" if env.get("GITHUB_BASE_REF")
                            else None)
         if ref:
             found = _git("merge-base", full, ref)
             facts["merge_base"] = found[:12] if found else None
+            if not found:
+                shallow = _git("rev-parse", "--is-shallow-repository") == "true"
+                facts["no_merge_base"] = f"no merge base of {commit} and {ref} in this " + (
+                    "checkout: it is shallow (check out with fetch-depth: 0)" if shallow else
+                    f"checkout (is {ref} fetched?)")
     return facts
 
 

@@ -1,26 +1,41 @@
 """The gate: one run (a pull request's head) judged against the history.
 
 Exact metrics (instruction and allocation counts, matrix outcomes) are compared value for value
-with the reference run: the newest recorded run of the same build (at the base commit when it
-is known), threshold per benchmark max(0.5%, the series' noise floor learned from its history).
-A build with no history is compared with the previous build of the same machine kind, never
-passed silently, and every move is attributed (attribution.py): to the changed fields of the
-build or the machine it depends on (a warning: the environment moved, not the code), or to the
-commits (a failure).
+with a reference: the same build's run of the base commit when the store has it, else the
+build's committed baseline (results/icount/<build-key>/baseline.json: tools/compare's
+threshold, 1% or results/thresholds.json, and benchmarks it has that the run lacks fail), else
+the build's newest recorded run (threshold per benchmark max(0.5%, the series' noise floor)).
+A new build (a compiler, glibc or library upgrade) is compared with the previous build of the
+same machine (the machine is its hardware: CPU model, cores, caches; the build is the rest),
+or the committed baseline of the nearest build, never with nothing; every move is attributed
+(attribution.py): to the changed fields of the build or the machine it depends on (a warning:
+the environment moved, not the code), or to the commits (a failure). A move attributed to the
+environment while the commits changed too is the gate's blind spot, and the summary says so:
+the count moved, whether the code did is unknown. The whole call's counts (tools/callcount,
+results/callcount/<build-key>/) are the build's too and gated the same way, but system calls,
+bytes, allocations, context switches and locks count every change, and a system call or byte
+count that moves either way is a regression (metrics.py says which metric is which).
 
 Timings gate only when the job measured base and head itself, interleaved (ABAB..., at least
 MIN_REPS runs a side, each run's median the sample): Hodges-Lehmann shift, Mann-Whitney p,
-Benjamini-Hochberg over all benchmarks at false discovery rate TIMING_FDR. Otherwise they are information: the head's
-ratios within its run against the series' recent band.
+Benjamini-Hochberg over all benchmarks at false discovery rate TIMING_FDR. Otherwise they are
+information: the head's ratios within its run against the series' recent band.
+
+Nothing to compare with at all is a failure of its own (exit 3) unless --allow-empty.
 """
 from dataclasses import dataclass, field
 
-from . import TrackError, attribution, history, stats
-from .metrics import metric
+from sbtools import paths
+
+from . import TrackError, attribution, baselines, history, stats
+from .metrics import absent_is_zero, band, counts, gated, metric, worse
 
 TIMING_FDR = 0.01    # Benjamini-Hochberg q for interleaved timings
 MIN_REPS = 9         # interleaved runs a side a timing comparison needs
 INFO_WINDOW = 20     # recent runs the informational timing band is drawn from
+# Suites whose counts are the build's, not the machine's: any machine's run of the build is a
+# reference, and each build may have a committed baseline, results/<suite>/<build-key>/.
+BUILD_KEYED_SUITES = ("icount", "callcount")
 
 
 @dataclass
@@ -41,6 +56,29 @@ class Row:
 
 
 @dataclass
+class BlindSpot:
+    """Counts that moved with a changed environment field while the commits changed too: the
+    gate does not fail them, and cannot tell whether the code moved them as well."""
+    suite: str
+    fields: str         # the changed fields they are attributed to (attribution.describe)
+    benchmarks: int     # how many moved
+    commits: str        # the commit range that changed with them
+
+
+# The gate's exit codes (docs/ci.md lists them; tools/track gate --help prints them).
+EXIT_CODES = {
+    0: "PASS or WARN: no regression attributed to the code (WARN: the environment moved "
+       "counts, or something is worth a look; the warnings say what)",
+    1: "FAIL: a regression attributed to the commits, or a count file that lacks benchmarks "
+       "its committed baseline has",
+    2: "bad input: a result file unreadable, truncated or refused (NaN, a key written twice), "
+       "no result file, bad usage, or a store that cannot be opened or reached",
+    3: "EMPTY: nothing to compare with (an empty store, a CI cache miss, no history of this "
+       "machine or build, no committed baseline); --allow-empty makes it exit 0",
+}
+
+
+@dataclass
 class Result:
     machine: str
     head_commit: str
@@ -48,11 +86,21 @@ class Result:
     rows: list = field(default_factory=list)     # [Row] worth reporting
     notes: list = field(default_factory=list)    # [(level, text)]: notice, warning, error
     compared: dict = field(default_factory=dict)  # {suite/metric: benchmarks compared}
+    blind: list = field(default_factory=list)    # [BlindSpot]
+    informed: int = 0     # timings compared with their history as information only
+    allow_empty: bool = False  # nothing to compare with passes (--allow-empty)
+
+    @property
+    def empty(self):
+        return not self.compared and not self.informed
 
     @property
     def verdict(self):
-        if any(r.gating and r.status == "regression" for r in self.rows):
+        if any(r.gating and r.status == "regression" for r in self.rows) or \
+                any(level == "error" for level, _t in self.notes):
             return "FAIL"
+        if self.empty:
+            return "EMPTY"
         if any(r.status == "regression" for r in self.rows) or \
                 any(level == "warning" for level, _t in self.notes):
             return "WARN"
@@ -60,25 +108,73 @@ class Result:
 
     @property
     def exit_code(self):
-        return 1 if self.verdict == "FAIL" else 0
+        return {"FAIL": 1, "EMPTY": 0 if self.allow_empty else 3}.get(self.verdict, 0)
 
 
 def _same_commit(a, b):
     return bool(a and b) and (a.startswith(b) or b.startswith(a))
 
 
-def reference(store, run, base_commit):
-    """(reference RunRow, same_build) for a run's exact metrics, or (None, False)."""
-    machine = None if run.suite == "icount" else run.machine  # counts are the build's
-    same = [r for r in store.runs(machine, run.suite) if r.build_key == run.build_key
-            and r.source != run.source]
-    if base_commit:
-        at_base = [r for r in same if _same_commit(r.commit, base_commit)]
-        same = at_base or same
+@dataclass
+class Reference:
+    """What a run's exact metrics are compared with: a recorded run or a committed baseline."""
+    what: str           # for the reader: "run 12 of <date>", "results/icount/<key>/baseline.json"
+    commit: str
+    machine: str
+    build_key: str
+    context: dict
+    env: dict
+    reps: dict          # {(benchmark, metric): [values]}
+    same_build: bool
+    baseline: object = None   # baselines.Baseline when it is one (its thresholds and "removed")
+
+
+def _stored(store, row, same_build):
+    context, env = store.run_details(row.id)
+    return Reference(f"run {row.id} of {row.date[:10]}", row.commit, row.machine, row.build_key,
+                     context, env, store.repetitions(row.id), same_build)
+
+
+def _committed(base, same_build):
+    r = base.run
+    return Reference(paths.rel(base.path), r.commit, r.machine, r.build_key, r.context,
+                     {"build": r.build}, r.samples, same_build, base)
+
+
+def _newest(rows, base_commit):
+    """The newest of rows, of the base commit when it has one."""
+    at_base = [r for r in rows if _same_commit(r.commit, base_commit)] if base_commit else []
+    return (at_base or rows)[-1] if rows else None
+
+
+def reference(store, run, base_commit, results_dir=None):
+    """The Reference for a run's exact metrics, None when there is nothing to compare with. Of
+    the same build: its run of the base commit, else its committed baseline (instruction
+    counts), else its newest run; instruction counts are the build's, so any machine's. Else,
+    a new build: the previous build of the same machine (at the base commit when it has one),
+    for instruction counts else the committed baseline of the nearest build, else any
+    machine's newest counts."""
+    icount = run.suite in BUILD_KEYED_SUITES  # and tools/callcount's counts, likewise
+    others = [r for r in store.runs(None if icount else run.machine, run.suite)
+              if r.source != run.source]
+    same = [r for r in others if r.build_key == run.build_key]
+    at_base = [r for r in same if _same_commit(r.commit, base_commit)] if base_commit else []
+    if at_base:
+        return _stored(store, at_base[-1], True)
+    committed = baselines.for_build(results_dir, run.build_key, run.suite) \
+        if icount and results_dir else None
+    if committed:
+        return _committed(committed, True)
     if same:
-        return same[-1], True
-    previous = store.runs(run.machine, run.suite)
-    return (previous[-1], False) if previous else (None, False)
+        return _stored(store, same[-1], True)
+    previous = _newest([r for r in others if r.machine == run.machine], base_commit)
+    if previous:
+        return _stored(store, previous, False)
+    nearest = baselines.nearest(results_dir, run.build, run.suite) if icount and results_dir \
+        else None
+    if nearest:
+        return _committed(nearest, False)
+    return _stored(store, others[-1], False) if others else None
 
 
 def _floors(store, machine, suite, metrics):
@@ -92,53 +188,108 @@ def _floors(store, machine, suite, metrics):
     return out
 
 
-def gate_exact(store, run, env, base_commit, result):
+def _missing(ref, run, metrics, result):
+    """A committed baseline's benchmarks the run lacks fail the gate, unless the baseline names
+    them removed on purpose (tools/compare's rule)."""
+    if not ref.baseline:
+        return
+    missing = sorted(b for b, m in ref.reps if m in metrics and (b, m) not in run.samples
+                     and b not in ref.baseline.removed and not absent_is_zero(m))
+    if missing:
+        result.notes.append(("error", f"{run.source} lacks {len(missing)} benchmarks the baseline "
+                                      f"{ref.what} has (e.g. {missing[0]}); a baseline names "
+                                      'benchmarks removed on purpose in its "removed" object'))
+
+
+def _threshold(ref, floors, bench, met):
+    if metric(met).any_change:
+        return band(met, 0.0)
+    if ref.baseline:
+        return ref.baseline.threshold(bench)
+    return max(history.MIN_MOVE, floors.get((bench, met), 0.0))
+
+
+def _exact_pairs(run, base, names):
+    """[((benchmark, metric), base value, head value)] the gate compares: series of the gated
+    exact metrics in both runs (medians of their repetitions), and, for counts of one kind among
+    many (syscalls:<name>), a series in one run only against 0 in the other."""
+    out = []
+    for (bench, met), reps in run.samples.items():
+        if met not in names or not gated(met, bench):
+            continue
+        if (bench, met) in base:
+            out.append(((bench, met), stats.median(base[(bench, met)]), stats.median(reps)))
+        elif absent_is_zero(met):
+            out.append(((bench, met), 0.0, stats.median(reps)))
+    benches = {b for b, _m in run.samples}
+    for (bench, met), reps in base.items():
+        if (bench, met) not in run.samples and bench in benches and absent_is_zero(met):
+            out.append(((bench, met), stats.median(reps), 0.0))
+    return out
+
+
+def gate_exact(store, run, env, base_commit, result, results_dir=None):
     metrics = sorted({m for _b, m in run.samples if metric(m).exact and metric(m).analyzed})
     if not metrics:
         return
-    ref, same_build = reference(store, run, base_commit)
+    ref = reference(store, run, base_commit, results_dir)
     if ref is None:
-        result.notes.append(("warning", f"{run.suite}: no history of machine {run.machine} or of "
-                                        f"build {run.build_key} in the store: nothing to compare "
-                                        "(record main's runs to arm the gate)"))
+        result.notes.append(("warning", f"{run.suite}: nothing to compare with: no history of "
+                                        f"machine {run.machine} or of build {run.build_key} in "
+                                        "the store" + (", and no committed baseline"
+                                                       if run.suite in BUILD_KEYED_SUITES
+                                                       else "") +
+                                        " (record main's runs to arm the gate)"))
         return
-    ref_context, ref_env = store.run_details(ref.id)
     changes = attribution.diff(
-        attribution.fields(ref_env.get("build", {}), ref_env, False, ref.build_key),
+        attribution.fields(ref.env.get("build", {}), ref.env, False, ref.build_key),
         attribution.fields(run.build, env, False, run.build_key))
-    if not same_build:
+    if not ref.same_build:
         result.notes.append(("warning", f"{run.suite}: new build {run.build_key} (no history of "
                                         f"it): compared with the previous build {ref.build_key} "
-                                        f"of machine {run.machine} (commit {ref.commit}); changed: "
+                                        f"({ref.what}, commit {ref.commit}); changed: "
                                         f"{attribution.describe(changes) or 'nothing recorded'}"))
+    else:
+        result.notes.append(("notice", f"{run.suite}: compared with {ref.what} (build "
+                                       f"{ref.build_key}, commit {ref.commit})"))
     result.base_commit = result.base_commit or ref.commit
-    floors = _floors(store, ref.machine, run.suite, metrics)
-    base = store.repetitions(ref.id)
+    _missing(ref, run, metrics, result)
+    floors = {} if ref.baseline else _floors(store, ref.machine, run.suite, metrics)
     moves, rows = {}, {}
-    for (bench, met), reps in run.samples.items():
-        if met not in metrics or (bench, met) not in base:
-            continue
-        b, h = stats.median(base[(bench, met)]), stats.median(reps)
+    for (bench, met), b, h in _exact_pairs(run, ref.reps, metrics):
         result.compared[f"{run.suite}/{met}"] = result.compared.get(f"{run.suite}/{met}", 0) + 1
         move = (h / b - 1) if b else (0.0 if h == b else 1.0)
-        threshold = max(history.MIN_MOVE, floors.get((bench, met), 0.0))
-        if not history.beyond(move, threshold):
+        threshold = _threshold(ref, floors, bench, met)
+        if not counts(met, move, threshold):
             continue
-        worse = (move > 0) == metric(met).lower_better
         rows[(bench, met)] = Row(run.suite, bench, met, b, h, move, move, move, threshold,
-                                 "regression" if worse else "improvement")
+                                 "regression" if worse(met, move) else "improvement")
         moves[(bench, met)] = move
-    commits = f"commits {ref.commit}..{run.commit}" if ref.commit != run.commit else \
-        f"the same commit {run.commit} (a repeat)"
+    _attribute(run, ref, env, changes, moves, rows, result)
+    result.rows += rows.values()
+
+
+def _attribute(run, ref, env, changes, moves, rows, result):
+    """Each move to the changed fields it depends on (the environment: not gating) or to the
+    commits (gating); environment moves over changed commits are the gate's blind spot."""
+    same_commit = _same_commit(ref.commit, run.commit)
+    commits = f"the same commit {run.commit} (a repeat)" if same_commit else \
+        f"commits {ref.commit}..{run.commit}"
     for cause in attribution.attribute({b: m for (b, _x), m in moves.items()}, changes,
-                                       {**ref_context, **run.context},
+                                       {**ref.context, **run.context},
                                        env.get("package_sources", {})):
         text = attribution.describe(cause.fields) if cause.fields else commits
         for bench, _m in cause.benchmarks:
             for key in [k for k in rows if k[0] == bench]:
                 rows[key].cause = text
                 rows[key].gating = not cause.fields
-    result.rows += rows.values()
+        if cause.fields and not same_commit:
+            spot = next((b for b in result.blind if (b.suite, b.fields) == (run.suite, text)),
+                        None)
+            if spot is None:
+                spot = BlindSpot(run.suite, text, 0, f"{ref.commit}..{run.commit}")
+                result.blind.append(spot)
+            spot.benchmarks += len(cause.benchmarks)
 
 
 def interleaved(base_runs, head_runs):
@@ -215,10 +366,11 @@ def timing_information(store, run, result):
     head = {b: stats.median(reps) for (b, m), reps in run.samples.items() if m == "real_time"}
     ratios = [head[b] / refs[b] for b in head if refs.get(b)]
     factor = stats.median(ratios) if len(ratios) >= history.MIN_FACTOR_SERIES else 1.0
-    outside = 0
+    outside = judged = 0
     for x in series:
         if x.benchmark not in head or len(x.values) < 3:
             continue
+        judged += 1
         recent = (x.analysed or x.values)[-INFO_WINDOW:]
         lo, hi = stats.band(recent)
         value = head[x.benchmark] / factor
@@ -230,17 +382,19 @@ def timing_information(store, run, result):
                                move, move, move, max(hi / stats.median(recent) - 1,
                                                      1 - lo / stats.median(recent)),
                                "outside", "information only"))
-    return outside, len(head)
+    return outside, judged
 
 
-def run_gate(store, head_runs, env, base_runs=None, base_commit=None):
-    """Result of judging head_runs (importers.Run of one run) against the store."""
+def run_gate(store, head_runs, env, base_runs=None, base_commit=None, results_dir=None,
+             allow_empty=False):
+    """Result of judging head_runs (importers.Run of one run) against the store and the
+    committed baselines in results_dir (None: the store alone)."""
     if not head_runs:
         raise TrackError("gate: no result files given")
     machine = head_runs[0].machine
-    result = Result(machine, head_runs[0].commit, base_commit)
+    result = Result(machine, head_runs[0].commit, base_commit, allow_empty=allow_empty)
     for run in head_runs:
-        gate_exact(store, run, env, base_commit, result)
+        gate_exact(store, run, env, base_commit, result, results_dir)
     why_not = interleaved(base_runs or [], head_runs)
     if why_not is None:
         gate_timings(base_runs, head_runs, result)
@@ -250,6 +404,7 @@ def run_gate(store, head_runs, env, base_runs=None, base_commit=None):
         for run in timed:
             o, t = timing_information(store, run, result)
             outside, total = outside + o, total + t
+        result.informed = total
         if timed:
             result.notes.append(("notice", f"timings are information only ({why_not}): " + (
                 f"{outside} of {total} outside their recent band" if total else

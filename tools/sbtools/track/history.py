@@ -8,6 +8,15 @@ is itself a series (`(run factor)`), so a change that slows everything still sho
 Measured series get their change points from E-divisive (changepoints.py); exact ones
 (instruction and allocation counts, matrix outcomes) change exactly where a value moves by at
 least max(0.5%, the series' noise floor).
+
+A suite has thousands of measured series, and E-divisive's test at p <= 0.005 finds a false
+change point in about one series of two hundred: tens of them among noise. So each measured
+change point is judged again against the suite's multiplicity: its Mann-Whitney p between the
+stretches either side, times the positions the split could have taken (a bound on the search
+for the best split), and Benjamini-Hochberg at SUITE_FDR over every measured series of the
+machine and suite: with no real change anywhere, the chance of one false change point in the
+whole suite is at most SUITE_FDR. Change points that do not survive are kept apart
+(Series.weak), never an open regression.
 """
 import hashlib
 import json
@@ -15,11 +24,11 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from . import changepoints, stats
-from .metrics import analyzed_metrics, metric
+from . import changepoints, metrics, stats
+from .metrics import MIN_MOVE, analyzed_metrics, metric  # noqa: F401 (MIN_MOVE: gate's too)
 
-MIN_MOVE = 0.005          # the smallest move the gate and change points report (0.5%)
 MIN_FACTOR_SERIES = 20    # benchmarks a run needs before its common factor is divided out
+SUITE_FDR = 0.05          # Benjamini-Hochberg q of a measured change point over its suite
 RUN_FACTOR = "(run factor)"
 _PARAMS = f"v1 {changepoints.SIGNIFICANCE} {changepoints.PERMUTATIONS} " \
           f"{changepoints.MIN_SIZE} {changepoints.EXPONENT} {MIN_MOVE}"
@@ -33,6 +42,7 @@ class Change:
     high: float
     p: float            # the permutation p (None for exact series)
     regression: bool    # the move is the worse way for this metric
+    q: float = None     # measured series: its p against the suite's multiplicity (adjusted)
 
 
 @dataclass
@@ -46,6 +56,7 @@ class Series:
     values: list                    # per-run medians as measured
     analysed: list = None           # what change points were sought in (timings: / run factor)
     changes: list = field(default_factory=list)   # [Change], oldest first
+    weak: list = field(default_factory=list)      # [Change] below the suite's multiplicity
     floor: float = 0.0              # noise floor learned from the history (stats.noise_floor)
 
     @property
@@ -83,26 +94,60 @@ def run_factors(by_series, run_ids):
     return out
 
 
-def exact_changes(values, threshold, lower_better):
+def exact_changes(values, threshold, name):
+    """Where an exact series moves beyond its band (metrics.band) from one run to the next."""
     out = []
     for i in range(1, len(values)):
         a, b = values[i - 1], values[i]
         move = (b / a - 1) if a else (0.0 if b == a else 1.0)
-        if beyond(move, threshold):
-            out.append(Change(i, move, move, move, None, (move > 0) == lower_better))
+        if metrics.counts(name, move, threshold):
+            out.append(Change(i, move, move, move, None, metrics.worse(name, move)))
     return out
 
 
 def measured_changes(values, points, lower_better):
-    """Changes at E-divisive's change points whose Hodges-Lehmann move reaches MIN_MOVE."""
+    """Changes at E-divisive's change points whose Hodges-Lehmann move reaches MIN_MOVE, each
+    with its p for the suite's multiplicity (scan_p) in q until suite_multiplicity adjusts it."""
     out = []
     cuts = [0] + [p[0] for p in points] + [len(values)]
     for k, (index, p, _q) in enumerate(points):
-        hl = stats.hodges_lehmann(values[cuts[k]:index], values[index:cuts[k + 2]])
+        before, after = values[cuts[k]:index], values[index:cuts[k + 2]]
+        hl = stats.hodges_lehmann(before, after)
         if hl is None or abs(hl[0]) < MIN_MOVE:
             continue
-        out.append(Change(index, hl[0], hl[1], hl[2], p, (hl[0] > 0) == lower_better))
+        out.append(Change(index, hl[0], hl[1], hl[2], p, (hl[0] > 0) == lower_better,
+                          scan_p(before, after)))
     return out
+
+
+def scan_p(before, after):
+    """The Mann-Whitney p of the stretches either side of a change point, times the positions
+    the split could have taken among them (Bonferroni over the search)."""
+    positions = max(1, len(before) + len(after) - 2 * changepoints.MIN_SIZE + 1)
+    return min(1.0, stats.mann_whitney_p(before, after) * positions)
+
+
+def suite_multiplicity(series, q=SUITE_FDR):
+    """Keeps the measured change points that survive Benjamini-Hochberg at q over every
+    measured series of their machine and suite (scan_p in Change.q, replaced by the adjusted
+    p); the others move to Series.weak."""
+    groups = {}
+    for x in series:
+        if not x.exact:
+            groups.setdefault((x.machine, x.suite), []).append(x)
+    for members in groups.values():
+        found = [(x, c) for x in members for c in x.changes]
+        if not found:
+            continue
+        pvalues = [c.q for _x, c in found]
+        family = max(len(members), len(found))
+        rejected, adjusted = stats.benjamini_hochberg(
+            pvalues + [1.0] * (family - len(found)), q)
+        for (x, c), keep, adj in zip(found, rejected, adjusted):
+            c.q = adj
+            if not keep:
+                x.changes.remove(c)
+                x.weak.append(c)
 
 
 def _detect_chunk(tasks):
@@ -193,8 +238,9 @@ def detect(store, series, jobs=None, progress=None):
     for x in series:
         lower = metric(x.metric).lower_better
         if x.exact:
-            x.changes = exact_changes(x.values, max(MIN_MOVE, x.floor), lower)
+            x.changes = exact_changes(x.values, metrics.band(x.metric, x.floor), x.metric)
             continue
         points = results[id(x)] if id(x) in results else json.loads(cached[x.id][1])
         x.changes = measured_changes(x.analysed, points, lower)
+    suite_multiplicity(series)
     return series

@@ -25,7 +25,8 @@ KNOWN = ("Google Benchmark JSON, a tools/icount file or a matrix (" +
 class Run:
     source: str                 # the file, as given
     digest: str                 # SHA-256 of its bytes: the same file recorded twice is a duplicate
-    machine: str                # the context's machine_id: the machine kind the series belong to
+    machine: str                # the machine the series belong to: the hardware (CPU model,
+                                # cores, caches: gbench.hardware_id), not the build
     suite: str                  # parse_bench, roundtrip_bench, stacks_bench[_set], icount, ...
     commit: str                 # git_sha of the measured build ("" until filled in)
     date: str                   # when it ran, UTC, YYYY-MM-DDTHH:MM:SSZ ("" until filled in)
@@ -33,6 +34,14 @@ class Run:
     build: dict                 # what decides the numbers besides the commit (attribution.py)
     build_key: str = ""         # tools/icount's key (icount files) or the tracker's (others)
     samples: dict = field(default_factory=dict)  # {(benchmark, metric): [value per repetition]}
+    machine_id: str = ""        # the file's own machine_id (results/<machine-id>/: with the
+                                # compiler), by which a matrix finds its machine
+
+
+def _machine(ctx, machine_id):
+    """The machine of a file: its hardware, else (a matrix) its machine_id until its siblings
+    or the store say which hardware that id is (resolve_machines)."""
+    return gbench.hardware_id(ctx) or machine_id
 
 
 def utc(raw):
@@ -67,9 +76,15 @@ def _gb_samples(doc):
 def read_gb(doc, path, digest):
     ctx = gbench.context(doc)
     build = buildkey.context_build(ctx)
-    return Run(path, digest, str(ctx.get("machine_id", "")), gbench.bench_kind(doc, path),
-               str(ctx.get("git_sha", "")), utc(ctx.get("date", "")), ctx, build,
-               buildkey.icount_build_key(build), _gb_samples(doc))
+    key = buildkey.icount_build_key(build)
+    meta = doc.get("callcount")  # tools/callcount: the build its counts depend on, and its key
+    if isinstance(meta, dict) and isinstance(meta.get("build"), dict):
+        build = dict(meta["build"], determinism_shim=bool(meta.get("determinism_shim", False)))
+        key = str(meta.get("build_key") or buildkey.icount_build_key(meta["build"]))
+    mid = str(ctx.get("machine_id", ""))
+    return Run(path, digest, _machine(ctx, mid), gbench.bench_kind(doc, path),
+               str(ctx.get("git_sha", "")), utc(ctx.get("date", "")), ctx, build, key,
+               _gb_samples(doc), mid)
 
 
 def read_icount(doc, path, digest):
@@ -84,9 +99,15 @@ def read_icount(doc, path, digest):
         if not gbench.is_number(v):
             raise TrackError(f"{path}: instructions of {name} is not a number")
         samples[(series_name(name), "instructions")] = [float(v)]
-    return Run(path, digest, str(ctx.get("machine_id", "")), "icount",
+    # tools/icount's cache simulation (on by default): instructions and misses as cycles.
+    for name, v in (doc.get("estimated_cycles") or {}).items():
+        if not gbench.is_number(v):
+            raise TrackError(f"{path}: estimated_cycles of {name} is not a number")
+        samples[(series_name(name), "estimated_cycles")] = [float(v)]
+    mid = str(ctx.get("machine_id", ""))
+    return Run(path, digest, _machine(ctx, mid), "icount",
                str(ctx.get("git_sha", "")), utc(ctx.get("date", "")), ctx, build,
-               str(meta.get("build_key") or buildkey.icount_build_key(build)), samples)
+               str(meta.get("build_key") or buildkey.icount_build_key(build)), samples, mid)
 
 
 # --- the matrices -----------------------------------------------------------------------------
@@ -97,8 +118,9 @@ def _matrix_run(doc, path, digest, samples):
     # stored name carries, so a machine folder holding only matrices still imports.
     when, sha = store.file_origin(path, doc)
     date = when.astimezone(dt.timezone.utc).strftime(DATE_FORMAT) if when else ""
-    return Run(path, digest, str(store.machine_doc_id(doc) or ""), store.MACHINE_KINDS[doc["tool"]],
-               sha or "", date, ctx, {}, "", samples)
+    mid = str(store.machine_doc_id(doc) or "")
+    return Run(path, digest, _machine(ctx, mid), store.MACHINE_KINDS[doc["tool"]],
+               sha or "", date, ctx, {}, "", samples, mid)
 
 
 def read_conformance(doc, path, digest):
@@ -193,12 +215,24 @@ def read(path, machine=None):
         raise TrackError(f"{path}: malformed {doc.get('tool') or 'result file'}: "
                          f"{type(e).__name__} {e}") from e
     if machine:
-        run.machine = machine
-    if not run.machine:
+        run.machine, run.machine_id = machine, run.machine_id or machine
+    if not run.machine_id:
         raise TrackError(f"{path}: unknown machine: the file has no machine_id (pass --machine ID)")
     if not run.samples:
         raise TrackError(f"{path}: no results in it (every benchmark failed or none ran)")
     return run
+
+
+def resolve_machines(runs, machine_of=None):
+    """A file that names only its machine_id (the matrices) joins the machine its siblings of
+    that id measured on (their hardware), else the one machine_of(machine_id) knows from the
+    store (None: unknown, it keeps the id)."""
+    known = {r.machine_id: r.machine for r in runs if r.machine != r.machine_id}
+    for r in runs:
+        if r.machine == r.machine_id:
+            r.machine = known.get(r.machine_id) or (machine_of and machine_of(r.machine_id)) or \
+                r.machine
+    return runs
 
 
 def fill_from_siblings(runs, fallback_commit="", fallback_date=""):
@@ -208,10 +242,11 @@ def fill_from_siblings(runs, fallback_commit="", fallback_date=""):
     dated = sorted((r for r in runs if r.date and r.commit), key=lambda r: r.date)
     for r in runs:
         if not r.commit:
-            before = [d for d in dated if d.machine == r.machine and (not r.date or d.date <= r.date)]
+            before = [d for d in dated if d.machine_id == r.machine_id and
+                      (not r.date or d.date <= r.date)]
             r.commit = before[-1].commit if before else fallback_commit
         if not r.date:
-            same = [d.date for d in dated if d.machine == r.machine and d.commit == r.commit]
+            same = [d.date for d in dated if d.machine_id == r.machine_id and d.commit == r.commit]
             r.date = max(same) if same else fallback_date
     return runs
 

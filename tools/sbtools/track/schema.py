@@ -7,7 +7,11 @@ gate said; `changepoint_cache` what change-point detection found for a series' h
 by the runs it saw, so only series with new runs are computed again).
 """
 
-SCHEMA_VERSION = 1
+import json
+
+from sbtools import gbench
+
+SCHEMA_VERSION = 2
 
 # {id}: the auto-numbered key column, spelled per dialect (store.py fills it in).
 _V1 = [
@@ -62,5 +66,43 @@ _V1 = [
         result TEXT NOT NULL)""",
 ]
 
-# version -> the statements that bring a store of version - 1 to it (1: a new store).
-MIGRATIONS = {1: _V1}
+
+
+def _hardware_machines(store):
+    """Version 2: a run's machine is its hardware (gbench.hardware_id), not its machine_id,
+    which names the compiler too: a compiler upgrade no longer starts new series. Each run
+    keeps its file's machine_id in its own column; a machine set by --machine stays; a matrix
+    (only a machine_id) joins the hardware its id's other runs name; the series of ids that
+    are one machine are merged (their runs are distinct, so their samples never collide)."""
+    runs = store.query("SELECT id, machine, context FROM runs")
+    new, ids = {}, {}    # old machine -> hardware; run id -> its file's machine_id
+    for rid, machine, ctx in runs:
+        ctx = json.loads(ctx)
+        ids[rid] = str(ctx.get("machine_id") or machine)
+        if ids[rid] == machine and gbench.hardware_id(ctx):
+            new[machine] = gbench.hardware_id(ctx)
+    for rid, machine, _ctx in runs:
+        store.execute("UPDATE runs SET machine = ?, machine_id = ? WHERE id = ?",
+                      (new.get(machine, machine), ids[rid], rid))
+    survivors = {}
+    for sid, machine, suite, bench, met in store.query(
+            "SELECT id, machine, suite, benchmark, metric FROM series ORDER BY id"):
+        key = (new.get(machine, machine), suite, bench, met)
+        if key not in survivors:
+            survivors[key] = sid
+            store.execute("UPDATE series SET machine = ? WHERE id = ?", (key[0], sid))
+            continue
+        store.execute("UPDATE samples SET series_id = ? WHERE series_id = ?", (survivors[key], sid))
+        store.execute("DELETE FROM changepoint_cache WHERE series_id IN (?, ?)",
+                      (sid, survivors[key]))
+        store.execute("DELETE FROM series WHERE id = ?", (sid,))
+    for old, hardware in new.items():
+        store.execute("UPDATE verdicts SET machine = ? WHERE machine = ?", (hardware, old))
+
+
+_V2 = ["ALTER TABLE runs ADD COLUMN machine_id TEXT", _hardware_machines,
+       "CREATE INDEX runs_by_machine_id ON runs (machine_id)"]
+
+# version -> the steps (SQL, or a function of the store) that bring a store of version - 1 to
+# it (1: a new store).
+MIGRATIONS = {1: _V1, 2: _V2}

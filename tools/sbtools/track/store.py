@@ -19,6 +19,7 @@ from .schema import MIGRATIONS, SCHEMA_VERSION
 DB_ENV = "SOAPBENCH_TRACK_DB"  # the store when --db is not given
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%SZ"  # a run's date in the store, UTC (sorts as text)
 _LOCK_ID = 0x50AB7  # PostgreSQL advisory lock held while a store's tables are created/migrated
+_RETRIES = 3       # tries of a run's transaction that a deadlock between recorders rolled back
 
 
 def default_db():
@@ -71,6 +72,7 @@ class Store:
     """One connection to a store; SQL shared by both dialects."""
     paramstyle = "?"    # the driver's placeholder
     id_column = ""      # the auto-numbered key column's type (schema.py's {id})
+    driver_error = ()   # the driver's exception class (its errors become TrackError)
 
     def __init__(self, name):
         self.name = name    # the path or redacted URL, for messages
@@ -139,8 +141,11 @@ class Store:
                     f"{self.name}: written by a newer tools/track (schema version {version}, this "
                     f"one knows {SCHEMA_VERSION}): update tools/track; nothing was written")
             for v in range(version + 1, SCHEMA_VERSION + 1):
-                for stmt in MIGRATIONS[v]:
-                    self.execute(stmt.replace("{id}", self.id_column))
+                for step in MIGRATIONS[v]:
+                    if callable(step):
+                        step(self)
+                    else:
+                        self.execute(step.replace("{id}", self.id_column))
             if version < SCHEMA_VERSION:
                 self.execute("DELETE FROM meta WHERE key = 'schema_version'")
                 self.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
@@ -149,35 +154,60 @@ class Store:
     # --- runs -----------------------------------------------------------------------------
     def add_run(self, run, env):
         """Writes a run (importers.Run) and its environment (fingerprint.environment) in one
-        transaction; returns its id. DuplicateRun for a file already recorded, TrackError for
-        another file claiming the same run."""
+        transaction; returns its id. DuplicateRun for a file already recorded (also by another
+        recorder at the same moment: the database's uniqueness decides, not a prior look),
+        TrackError for another file claiming the same run or a store that refused it."""
+        for attempt in range(_RETRIES):
+            try:
+                return self._add_run(run, env)
+            except self.driver_error as e:
+                if attempt + 1 < _RETRIES and self._retryable(e):
+                    continue  # a deadlock between two recorders: one of them tries again
+                raise TrackError(f"{run.source}: the store {self.name} refused it: "
+                                 f"{(str(e).strip().splitlines() or ['?'])[0]}; nothing "
+                                 "written") from e
+        raise AssertionError("unreachable")
+
+    def _add_run(self, run, env):
         with self.transaction():
-            dup = self.query("SELECT id, source FROM runs WHERE digest = ?", (run.digest,))
-            if dup:
-                raise DuplicateRun(f"{run.source}: already recorded (run {dup[0][0]}, from "
-                                   f"{dup[0][1]}); nothing written")
-            clash = self.query("SELECT id, source FROM runs WHERE machine = ? AND suite = ? AND "
-                               "run_date = ? AND commit_sha = ?",
-                               (run.machine, run.suite, run.date, run.commit))
-            if clash:
-                raise TrackError(f"{run.source}: a different file of the same run ({run.suite} of "
-                                 f"machine {run.machine} at {run.date}, commit {run.commit}) is "
-                                 f"recorded as run {clash[0][0]} from {clash[0][1]}; nothing "
-                                 "written")
             git = env.get("git", {})
-            run_id = self.execute(
-                "INSERT INTO runs (digest, machine, suite, commit_sha, parent_sha, merge_base, "
-                "branch, run_date, recorded_at, build_key, job, source, context, environment) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (run.digest, run.machine, run.suite, run.commit, git.get("parent"),
-                 git.get("merge_base"), git.get("branch"), run.date, now_utc(), run.build_key,
-                 env.get("job"), run.source, json.dumps(run.context, sort_keys=True),
-                 json.dumps(env, sort_keys=True))).fetchone()[0]
+            row = self.execute(
+                "INSERT INTO runs (digest, machine, machine_id, suite, commit_sha, parent_sha, "
+                "merge_base, branch, run_date, recorded_at, build_key, job, source, context, "
+                "environment) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING RETURNING id",
+                (run.digest, run.machine, run.machine_id, run.suite, run.commit,
+                 git.get("parent"), git.get("merge_base"), git.get("branch"), run.date,
+                 now_utc(), run.build_key, env.get("job"), run.source,
+                 json.dumps(run.context, sort_keys=True),
+                 json.dumps(env, sort_keys=True))).fetchone()
+            if row is None:
+                raise self._conflict(run)
+            run_id = row[0]
             ids = self._series_ids(run.machine, run.suite, run.samples.keys())
             self.insert_many("samples", ("series_id", "run_id", "n", "median", "reps"),
                              [(ids[key], run_id, len(reps), statistics.median(reps), json.dumps(reps))
                               for key, reps in run.samples.items()])
         return run_id
+
+    def _conflict(self, run):
+        """Why a run's row was not inserted: the same file recorded (DuplicateRun), or another
+        file of the same run (TrackError). Read after the conflict, so a run another recorder
+        just committed is seen."""
+        dup = self.query("SELECT id, source FROM runs WHERE digest = ?", (run.digest,))
+        if dup:
+            return DuplicateRun(f"{run.source}: already recorded (run {dup[0][0]}, from "
+                                f"{dup[0][1]}); nothing written")
+        clash = self.query("SELECT id, source FROM runs WHERE machine = ? AND suite = ? AND "
+                           "run_date = ? AND commit_sha = ?",
+                           (run.machine, run.suite, run.date, run.commit))
+        where = f"run {clash[0][0]} from {clash[0][1]}" if clash else "another run"
+        return TrackError(f"{run.source}: a different file of the same run ({run.suite} of "
+                          f"machine {run.machine} at {run.date}, commit {run.commit}) is "
+                          f"recorded as {where}; nothing written")
+
+    def _retryable(self, error):
+        return False
 
     def _series_ids(self, machine, suite, keys):
         """{(benchmark, metric): series id}, creating the series that are new."""
@@ -186,7 +216,7 @@ class Store:
                 "SELECT id, benchmark, metric FROM series WHERE machine = ? AND suite = ?",
                 (machine, suite))}
         ids = known()
-        missing = [k for k in keys if k not in ids]
+        missing = sorted(k for k in keys if k not in ids)  # one order: no deadlock
         if missing:
             self.insert_many("series", ("machine", "suite", "benchmark", "metric"),
                              [(machine, suite, b, m) for b, m in missing], conflict_ignore=True)
@@ -206,6 +236,29 @@ class Store:
 
     def machines(self):
         return [r[0] for r in self.query("SELECT DISTINCT machine FROM runs ORDER BY machine")]
+
+    def machine_ids(self, machine):
+        """{machine_id: compiler} of the files recorded for a machine (results/ folder names)."""
+        out = {}
+        for mid, ctx in self.query("SELECT machine_id, context FROM runs WHERE machine = ? "
+                                   "ORDER BY run_date", (machine,)):
+            if mid:
+                out[mid] = json.loads(ctx).get("compiler") or out.get(mid)
+        return out
+
+    def machine_of(self, machine_id):
+        """The machine the store's files of a machine_id were measured on, None if unknown."""
+        rows = self.query("SELECT DISTINCT machine FROM runs WHERE machine_id = ? AND "
+                          "machine != machine_id", (machine_id,))
+        return rows[0][0] if len(rows) == 1 else None
+
+    def resolve_machine(self, name):
+        """A machine as the user names it: the tracker's machine, or a file's machine_id (the
+        results/ folder name) of one."""
+        if name is None or name in self.machines():
+            return name
+        rows = self.query("SELECT DISTINCT machine FROM runs WHERE machine_id = ?", (name,))
+        return rows[0][0] if len(rows) == 1 else name
 
     def count(self, table):
         return self.query(f"SELECT COUNT(*) FROM {table}")[0][0]
@@ -276,6 +329,64 @@ class Store:
             self.insert_many("changepoint_cache", ("series_id", "runs_key", "result"), rows)
 
 
+    # --- retention ----------------------------------------------------------------------------
+    def prune(self, keep_runs=None, before=None, keep_verdicts=None, dry_run=False):
+        """Removes the runs beyond the newest keep_runs of each machine and suite and those
+        dated before `before` (YYYY-MM-DDTHH:MM:SSZ), with their samples, the series left
+        without any and their cached change points, and the verdicts beyond the newest
+        keep_verdicts; in one transaction (dry_run: rolled back). {what: how many}."""
+        gone = set()
+        if keep_runs is not None:
+            for machine, suite in self.query("SELECT DISTINCT machine, suite FROM runs"):
+                rows = self.query("SELECT id FROM runs WHERE machine = ? AND suite = ? ORDER BY "
+                                  "run_date DESC, id DESC", (machine, suite))
+                gone.update(r[0] for r in rows[keep_runs:])
+        if before:
+            gone.update(r[0] for r in self.query("SELECT id FROM runs WHERE run_date < ?",
+                                                 (before,)))
+        counts = {"runs": len(gone), "samples": 0, "series": 0, "verdicts": 0}
+        try:
+            with self.transaction():
+                ids = sorted(gone)
+                for i in range(0, len(ids), 500):
+                    chunk = ids[i:i + 500]
+                    marks = ", ".join("?" * len(chunk))
+                    counts["samples"] += self.query(
+                        f"SELECT COUNT(*) FROM samples WHERE run_id IN ({marks})", chunk)[0][0]
+                    self.execute("DELETE FROM changepoint_cache WHERE series_id IN (SELECT "
+                                 f"series_id FROM samples WHERE run_id IN ({marks}))", chunk)
+                    self.execute(f"DELETE FROM samples WHERE run_id IN ({marks})", chunk)
+                    self.execute(f"DELETE FROM runs WHERE id IN ({marks})", chunk)
+                empty = "NOT EXISTS (SELECT 1 FROM samples s WHERE s.series_id = series.id)"
+                counts["series"] = self.query(f"SELECT COUNT(*) FROM series WHERE {empty}")[0][0]
+                self.execute(f"DELETE FROM series WHERE {empty}")
+                if keep_verdicts is not None:
+                    old = [r[0] for r in self.query("SELECT id FROM verdicts ORDER BY id DESC")
+                           [keep_verdicts:]]
+                    counts["verdicts"] = len(old)
+                    for i in range(0, len(old), 500):
+                        chunk = old[i:i + 500]
+                        self.execute(f"DELETE FROM verdicts WHERE id IN "
+                                     f"({', '.join('?' * len(chunk))})", chunk)
+                if dry_run:
+                    raise _DryRun()
+        except _DryRun:
+            return counts
+        self.compact()
+        return counts
+
+    def compact(self):
+        """Gives the space of removed rows back (SQLite: VACUUM; PostgreSQL's autovacuum)."""
+
+    def size(self):
+        """The store's size in bytes, None when it cannot tell."""
+        return None
+
+
+class _DryRun(Exception):
+    """Rolls a prune back after counting what it would remove."""
+
+
 def _where(**filters):
     parts = [(k, v) for k, v in filters.items() if v is not None]
     if not parts:
@@ -287,6 +398,7 @@ class SqliteStore(Store):
     """A SQLite file in WAL mode: readers never wait for the writer, a crash loses no commit."""
     paramstyle = "?"
     id_column = "INTEGER PRIMARY KEY"
+    driver_error = sqlite3.Error
 
     def __init__(self, path, create=True):
         super().__init__(path)
@@ -315,6 +427,14 @@ class SqliteStore(Store):
         return bool(self.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                                (name,)))
 
+    def compact(self):
+        self.execute("VACUUM")
+        self.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def size(self):
+        return sum(os.path.getsize(p) for p in (self.name, self.name + "-wal")
+                   if os.path.exists(p))
+
 
 class PostgresStore(Store):
     """A PostgreSQL database (python3-psycopg2) shared by every machine that records into it."""
@@ -330,6 +450,7 @@ class PostgresStore(Store):
             raise TrackError(f"{self.name}: python3-psycopg2 is not installed "
                              "(tools/setup.sh installs it)") from e
         self._extras = psycopg2.extras  # execute_values: one round trip per page of rows
+        self.driver_error = psycopg2.Error
         try:
             self.conn = psycopg2.connect(url, connect_timeout=10)
             self.conn.autocommit = True
@@ -351,8 +472,15 @@ class PostgresStore(Store):
     def _lock_schema(self):
         self.execute("SELECT pg_advisory_xact_lock(?)", (_LOCK_ID,))
 
+    def _retryable(self, error):
+        # deadlock_detected, serialization_failure: the transaction was rolled back whole.
+        return getattr(error, "pgcode", None) in ("40P01", "40001")
+
     def _has_table(self, name):
         return self.query("SELECT to_regclass(?)", (name,))[0][0] is not None
+
+    def size(self):
+        return self.query("SELECT pg_database_size(current_database())")[0][0]
 
 
 def open_store(url=None, create=True):

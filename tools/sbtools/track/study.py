@@ -8,7 +8,7 @@ machine's real noise. Every figure docs/ci.md states comes from one of these com
                 the gate run by run
   power         slowdowns planted into the recorded A/A series: found within 5 runs?
                 and into interleaved A/A gate runs
-  icount-power  a 0.5% slower adapter planted into parse_bench (tests/tools/gate_check.py's
+  icount-power  a 0.5% slower adapter planted into parse_bench (sbtools/plant.py's
                 relinking), counted by tools/icount, judged by the gate on the commit itself
   cost          recording a default run; change-point detection over 200 runs x 5,000 series
 """
@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from sbtools import plant
 from sbtools.gbench import load_json
 from sbtools.paths import REPO
 
@@ -156,7 +157,7 @@ def interleaved_gate_runs(runs, trials, pairs=gate.MIN_REPS, seed=1, planted=Non
 
 def _scaled(run, planted):
     copy = importers.Run(run.source, run.digest, run.machine, run.suite, run.commit, run.date,
-                         run.context, run.build, run.build_key, dict(run.samples))
+                         run.context, run.build, run.build_key, dict(run.samples), run.machine_id)
     for (bench, met), reps in run.samples.items():
         if met == "real_time":
             copy.samples[(bench, met)] = [v * planted(bench) for v in reps]
@@ -187,6 +188,7 @@ def history_replay(results_dir, store_path):
             runs.append(importers.read(path))
         except Exception:  # noqa: BLE001 - foreign files are the importer's business
             continue
+    importers.resolve_machines(runs)
     importers.fill_from_siblings(runs)
     runs.sort(key=lambda r: (r.date, r.source))
     out = {"gate_runs": 0, "comparisons": 0, "alarms": [], "warnings": 0}
@@ -306,23 +308,16 @@ def power(aa_folder, trials):
 def icount_power(build, work, stride):
     """parse_bench relinked with a pugixml parse that does about 0.5% more work (a stride loop,
     as gate_check.py plants 2%), counted by tools/icount, gated against the unchanged build."""
-    sys.path.insert(0, os.path.join(REPO, "tests", "tools"))
-    import gate_check  # noqa: E402 - the relinking helpers live with their test
-    injection = gate_check.INJECTION.replace("i += 64", f"i += {stride}")
-    source = os.path.join(REPO, "parsers", "pugixml_dom.cpp")
+    injection = plant.INJECTION.replace("i += 64", f"i += {stride}")
     bench = os.path.join(build, "bench", "parse_bench")
     started, cpu0 = time.time(), cpu_seconds()
     base_path = os.path.join(work, "base.json")
-    gate_check.counts(bench, base_path)
+    plant.counts(bench, base_path)
     variant_dir = tempfile.mkdtemp(dir=work)
-
-    def inject(text):
-        if gate_check.ANCHOR not in text:
-            raise RuntimeError("the injection point moved: update gate_check.py")
-        return text.replace(gate_check.ANCHOR, gate_check.ANCHOR + "\n" + injection, 1)
-    exe = gate_check.variant(build, variant_dir, source, inject)
+    exe = plant.variant(build, variant_dir, plant.PUGIXML_DOM,
+                        lambda text: plant.inject(text, injection))
     slow_path = os.path.join(work, "slow.json")
-    gate_check.counts(exe, slow_path)
+    plant.counts(exe, slow_path)
     doc = load_json(slow_path)
     doc["context"]["git_sha"] = "planted0slow"  # the commit that made it slower
     with open(slow_path, "w", encoding="utf-8") as f:
@@ -365,6 +360,8 @@ def as_if_measured_here(files, work):
         ctx = doc.get("context")
         if isinstance(ctx, dict) and ctx.get("date"):
             ctx.update(date=now, host_name=fingerprint.hostname())
+            if "cpu_model" in ctx and here.get("cpu_model"):
+                ctx["cpu_model"] = here["cpu_model"]  # the VM may move to other hardware
             if "mhz_per_cpu" in ctx:
                 ctx["mhz_per_cpu"] = here.get("mhz", ctx["mhz_per_cpu"])
         copy = os.path.join(work, os.path.basename(path))
@@ -461,7 +458,7 @@ def main(argv=None):
     p = sub.add_parser("icount-power", help="a planted 0.5%% slower pugixml under callgrind")
     p.add_argument("--build", default=os.path.join(REPO, "build"))
     p.add_argument("--stride", type=int, default=224,
-                   help="bytes between the planted loop's steps (gate_check.py's 64 make 2%%)")
+                   help="bytes between the planted loop's steps (sbtools/plant.py's 64 make 2%%)")
     p = sub.add_parser("cost", help="recording a default run, detection over 200 x 5,000")
     p.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     args = ap.parse_args(argv)

@@ -1,149 +1,8 @@
-// The report page's script (tools/report --html): draws the charts from the data embedded in
-// the page (Chart.js 3.9.1, Debian libjs-chart.js) when they come near the screen, lets every
-// table sort by a column and filter its rows (text, family, model, library), and offers each
-// chart's data as CSV. No network: everything is in the page or beside it.
+// The report page's script (tools/report --html): lets every table sort by a column and filter
+// its rows (text, family, model, library), names a family in full where a table shows its short
+// label, opens the folded tables and charts for printing, and starts the charts (charts.js, which
+// also reads the page's data into DATA). No network: everything is in the page or beside it.
 "use strict";
-
-const DATA = JSON.parse(document.getElementById("report-data").textContent);
-// Tableau 20, the palette the SVG charts use: one colour per series name, the same everywhere.
-const PALETTE = ["#1f77b4", "#aec7e8", "#ff7f0e", "#ffbb78", "#2ca02c", "#98df8a", "#d62728",
-  "#ff9896", "#9467bd", "#c5b0d5", "#8c564b", "#c49c94", "#e377c2", "#f7b6d2", "#7f7f7f",
-  "#c7c7c7", "#bcbd22", "#dbdb8d", "#17becf", "#9edae5"];
-const LEVEL_COLORS = {parse: "#4c72b0", walk: "#dd8452", decode: "#55a868"};
-const seriesIndex = new Map(DATA.series.map((s, i) => [s, i]));
-
-function colorOf(name, i) {
-  if (LEVEL_COLORS[name]) return LEVEL_COLORS[name];
-  const k = seriesIndex.has(name) ? seriesIndex.get(name) : DATA.series.length + i;
-  return PALETTE[k % PALETTE.length];
-}
-
-// --- charts ---------------------------------------------------------------------------------
-
-const refLine = {  // a dashed horizontal line at spec.ref (the decode chart's 1.0)
-  id: "refLine",
-  afterDraw(chart, _args, opts) {
-    if (opts.value === undefined || opts.value === null) return;
-    const y = chart.scales.y.getPixelForValue(opts.value);
-    const ctx = chart.ctx;
-    ctx.save();
-    ctx.strokeStyle = "#757575";
-    ctx.setLineDash([4, 3]);
-    ctx.beginPath();
-    ctx.moveTo(chart.chartArea.left, y);
-    ctx.lineTo(chart.chartArea.right, y);
-    ctx.stroke();
-    ctx.restore();
-  },
-};
-
-function axis(spec, which) {
-  const log = which === "x" ? spec.logx : spec.logy;
-  const title = spec[which];
-  const xy = !spec.labels;
-  const out = {stacked: !!spec.stacked,
-    title: {display: !!title, text: title || ""}};
-  if (log) out.type = "logarithmic";
-  else if (which === "x" && xy) out.type = "linear";
-  return out;
-}
-
-function chartConfig(spec) {
-  const xy = !spec.labels;
-  const datasets = spec.datasets.map((d, i) => {
-    const c = colorOf(d.label, i);
-    return {label: d.label, data: d.data, backgroundColor: c, borderColor: c,
-      borderWidth: spec.type === "line" ? 1.5 : 0, pointRadius: 3, spanGaps: true,
-      showLine: spec.type === "line"};
-  });
-  const many = datasets.length > 12;
-  return {
-    type: spec.type,
-    data: xy ? {datasets} : {labels: spec.labels, datasets},
-    options: {
-      animation: false, responsive: true, maintainAspectRatio: false,
-      indexAxis: spec.horizontal ? "y" : "x",
-      interaction: {mode: spec.type === "bar" ? "nearest" : "point", intersect: true},
-      scales: spec.horizontal ? {x: axis(spec, "x"), y: {stacked: !!spec.stacked}}
-        : {x: axis(spec, "x"), y: axis(spec, "y")},
-      plugins: {
-        title: {display: true, text: spec.title},
-        legend: {position: many ? "right" : "top", labels: {boxWidth: 10, font: {size: 10}}},
-        refLine: {value: spec.ref},
-        tooltip: {callbacks: {label: (item) => {
-          const p = item.raw;
-          const v = (typeof p === "object" && p !== null) ? `${p.x}, ${p.y}` : p;
-          const name = (typeof p === "object" && p && p.name) ? ` ${p.name}` : "";
-          return `${item.dataset.label}${name}: ${v}`;
-        }}},
-      },
-    },
-    plugins: [refLine],
-  };
-}
-
-function csvCell(v) {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-function figureCsv(fig) {
-  const rows = [["chart", "series", "x", "y", "name"]];
-  for (const spec of fig.specs) {
-    for (const d of spec.datasets) {
-      d.data.forEach((p, i) => {
-        if (p !== null && typeof p === "object") rows.push([spec.title, d.label, p.x, p.y, p.name]);
-        else rows.push([spec.title, d.label, spec.labels ? spec.labels[i] : i, p, ""]);
-      });
-    }
-  }
-  return rows.map((r) => r.map(csvCell).join(",")).join("\n") + "\n";
-}
-
-function drawFigure(el) {
-  if (el.dataset.drawn) return;
-  el.dataset.drawn = "1";
-  const fig = DATA.charts[el.dataset.chart];
-  el.classList.toggle("single", fig.specs.length === 1);  // one chart: the figure's full width
-  for (const spec of fig.specs) {
-    const box = document.createElement("div");
-    box.className = "chart-box" + (spec.horizontal ? " tall" : "");
-    if (spec.horizontal) box.style.height = `${Math.max(240, 22 * spec.labels.length + 90)}px`;
-    const canvas = document.createElement("canvas");
-    canvas.setAttribute("role", "img");
-    canvas.setAttribute("aria-label", `${spec.title} (chart; its data: the CSV link below)`);
-    box.appendChild(canvas);
-    el.insertBefore(box, el.querySelector("figcaption"));
-    new Chart(canvas, chartConfig(spec));  // eslint-disable-line no-new
-    canvas.dataset.rendered = "1";
-  }
-}
-
-function setUpFigure(el, observer) {
-  const fig = DATA.charts[el.dataset.chart];
-  const link = document.createElement("a");
-  link.className = "csv";
-  link.textContent = "data as CSV";
-  link.download = `${el.dataset.chart}.csv`;
-  link.href = URL.createObjectURL(new Blob([figureCsv(fig)], {type: "text/csv"}));
-  el.querySelector("figcaption").append(" · ", link);
-  if (observer) observer.observe(el);
-  else drawFigure(el);
-}
-
-function setUpCharts() {
-  const figures = [...document.querySelectorAll("figure[data-chart]")];
-  const observer = "IntersectionObserver" in window ? new IntersectionObserver((entries) => {
-    for (const e of entries) {
-      if (e.isIntersecting) {
-        drawFigure(e.target);
-        observer.unobserve(e.target);
-      }
-    }
-  }, {rootMargin: "300px"}) : null;
-  figures.forEach((el) => setUpFigure(el, observer));
-  window.addEventListener("beforeprint", () => figures.forEach(drawFigure));
-}
 
 // --- tables ---------------------------------------------------------------------------------
 
@@ -288,5 +147,19 @@ function setUpTables() {
   document.querySelectorAll("section.section table").forEach(setUpTable);
 }
 
+// A cell or heading that is a family's short label or code (s11-enc, soap11-rpc-encoded) says
+// its full name on hover.
+function nameFamilies() {
+  const titles = DATA.familyTitles || {};
+  for (const cell of document.querySelectorAll("section.section th, section.section td")) {
+    const t = titles[cell.textContent.trim()];
+    if (t && !cell.title) cell.title = t;
+  }
+}
+
 setUpTables();
+nameFamilies();
 setUpCharts();
+window.addEventListener("beforeprint", () => {
+  document.querySelectorAll("details.fold").forEach((d) => { d.open = true; });
+});

@@ -81,13 +81,17 @@
     return e;
   }
 
-  // One card per series: title, chart, change points (the DOM the browser test reads).
+  // One card per series: title, chart, change points (the DOM the browser test reads). Its id
+  // is s<position in the suite's order>, the same on whichever page it is.
   function card(s, n) {
-    const div = element("div", {class: "series", id: "s" + n, "data-series": n, "data-name": s.b,
-                                "data-metric": s.m, "data-changepoints": s.cps.length});
+    const div = element("div", {class: "series", id: "s" + (data.first + n), "data-series": n,
+                                "data-name": s.b, "data-metric": s.m,
+                                "data-changepoints": s.cps.length});
     const h3 = element("h3", {}, s.b + " ");
     h3.appendChild(element("small", {}, s.m + ", " + s.v.length + " runs, noise floor " +
-                                        (s.f * 100).toFixed(2) + "%"));
+                                        (s.f * 100).toFixed(2) + "%" +
+                                        (s.weak ? ", " + s.weak + " weaker change points " +
+                                                  "below the suite's multiplicity" : "")));
     if (s.o) h3.appendChild(element("span", {class: "open"}, "open regression"));
     div.appendChild(h3);
     const chart = element("div", {class: "chart"});
@@ -101,6 +105,7 @@
                  pct(cp.s);
       if (cp.lo !== cp.hi) text += " [" + pct(cp.lo) + ", " + pct(cp.hi) + "]";
       if (cp.p !== null) text += ", p=" + cp.p.toFixed(3);
+      if (cp.q !== null && cp.q !== undefined) text += " (" + cp.q + " over the suite)";
       ul.appendChild(element("li", {class: cp.reg ? "reg" : "imp", "data-index": cp.i}, text));
     }
     div.appendChild(ul);
@@ -109,18 +114,6 @@
 
   const holder = document.getElementById("series");
   data.series.forEach((s, n) => holder.appendChild(card(s, n)));
-  const constant = document.getElementById("constant");
-  if (data.constant.length) {
-    constant.querySelector("summary").textContent =
-        data.constant.length + " series that never changed";
-    const ul = constant.querySelector("ul");
-    for (const [name, metric, value, n] of data.constant) {
-      ul.appendChild(element("li", {}, name + " (" + metric + "): " + value + " in all " + n +
-                                       " runs"));
-    }
-  } else {
-    constant.remove();
-  }
   if (location.hash) {
     const target = document.getElementById(location.hash.slice(1));
     if (target) target.scrollIntoView();
@@ -139,6 +132,44 @@
 
   const filter = document.getElementById("filter");
   const shown = document.getElementById("shown");
+  const elsewhere = document.getElementById("elsewhere");
+  const MAX_ELSEWHERE = 50;
+
+  function pageFile(page) {
+    const base = location.pathname.split("/").pop().replace(/(\.p\d+)?\.html$/, "");
+    return base + (page === 1 ? "" : ".p" + page) + ".html";
+  }
+
+  // The series of the other pages that match, from the names script (loaded on first use:
+  // a script element, since a page opened from disk may not fetch).
+  function listElsewhere(re) {
+    elsewhere.textContent = "";
+    if (!data.names || !re || !filter.value) return;
+    if (!window.SB_NAMES) {
+      if (!document.getElementById("names")) {
+        const script = element("script", {id: "names", src: data.names});
+        script.addEventListener("load", apply);
+        document.body.appendChild(script);
+      }
+      return;
+    }
+    const hits = window.SB_NAMES.filter(([b, m, page]) => page !== data.page &&
+                                                          (re.test(b) || re.test(m)));
+    for (const [b, m, page, n] of hits.slice(0, MAX_ELSEWHERE)) {
+      const li = element("li");
+      li.appendChild(element("a", {href: pageFile(page) + "#s" + n}, b + " (" + m + ")"));
+      li.appendChild(document.createTextNode(" on page " + page));
+      elsewhere.appendChild(li);
+    }
+    if (hits.length) {
+      elsewhere.insertBefore(element("li", {class: "count"}, hits.length +
+                                        " matching series on other pages" +
+                                        (hits.length > MAX_ELSEWHERE ? " (the first " +
+                                         MAX_ELSEWHERE + " listed)" : "")),
+                             elsewhere.firstChild);
+    }
+  }
+
   function apply() {
     let re = null;
     try {
@@ -152,7 +183,9 @@
       c.style.display = ok ? "" : "none";
       n += ok ? 1 : 0;
     }
-    shown.textContent = n + " of " + cards.length + " series";
+    shown.textContent = n + " of " + cards.length + " series on this page" +
+                        (data.pages > 1 ? " (" + data.total + " on " + data.pages + " pages)" : "");
+    listElsewhere(re);
   }
   filter.addEventListener("input", apply);
   apply();
