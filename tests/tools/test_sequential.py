@@ -8,7 +8,6 @@ import math
 import random
 import unittest
 
-import tools_common  # noqa: F401  (puts tools/ on sys.path)
 from sbtools import sequential
 from sbtools.sequential import Family
 

@@ -34,7 +34,7 @@ examples:
   tools/track ab base/build build --parse '^decode/pugixml-dom/' --budget 5m
   tools/track ab base/build build --roundtrip '^roundtrip/keepalive/jsonrpc/' --mode interleaved
   tools/track ab build build --load soap11-doc-literal:getRate:4 --budget 3m
-  tools/track ab build build --head-env SOAPBENCH_PLANTED_SLOWDOWN=5:^decode/pugixml-dom/
+  tools/track ab build build --plant 5:^decode/pugixml-dom/xmlrpc/add\\.call$
       --markdown ab.md --json ab.json     # a calibrated 5% slowdown (docs/ci.md)
 docs/ci.md "Timing A/B in the pull request's job" gives the recipe and the measured power.
 """
@@ -270,6 +270,9 @@ def add_parser(sub):
                    help="set in base's environment (repeat)")
     p.add_argument("--head-env", type=env_pair, action="append", default=[], metavar="NAME=VALUE",
                    help="set in head's environment (repeat)")
+    p.add_argument("--plant", metavar="PCT:REGEX", help="a calibrated PCT%% slowdown of the rows "
+                   "matching REGEX in head (parse_bench's SOAPBENCH_PLANTED_SLOWDOWN; base gets it "
+                   "at 0%%, so the environments differ in one digit): for checking the A/B itself")
     p.add_argument("--seed", type=int, help="the coin's seed (default: random)")
     p.add_argument("--markdown", metavar="FILE", help="write the pull-request comment here")
     p.add_argument("--json", metavar="FILE", help="write the result as JSON ('-': stdout)")
@@ -279,8 +282,9 @@ def add_parser(sub):
 
 
 def cmd_ab(args, _db=None):
-    base = ab_runs.Tree("base", args.base_build, dict(args.base_env))
-    head = ab_runs.Tree("head", args.head_build, dict(args.head_env))
+    base_env, head_env = ab_runs.planted_envs(args.plant) if args.plant else ({}, {})
+    base = ab_runs.Tree("base", args.base_build, dict(base_env, **dict(args.base_env)))
+    head = ab_runs.Tree("head", args.head_build, dict(head_env, **dict(args.head_env)))
     filters = {}
     if args.parse:
         filters["parse"] = args.parse

@@ -263,6 +263,20 @@ class Rounds:
         return {"tps": point["tps"], "p50_us": point["p50_us"]}
 
 
+PLANTED = "SOAPBENCH_PLANTED_SLOWDOWN"   # measure/planted_slowdown.h
+
+
+def planted_envs(spec):
+    """({base env}, {head env}) of a calibrated slowdown PCT:REGEX planted into head: head
+    carries SOAPBENCH_PLANTED_SLOWDOWN=PCT:REGEX, base the same variable at 0% with the same
+    length, so the two sides' environments (whose size moves the initial stack) differ in one
+    digit only."""
+    pct, colon, regex = spec.partition(":")
+    if not colon or not re.fullmatch(r"[0-9]+(\.[0-9]+)?", pct) or not regex:
+        raise TrackError(f"--plant {spec}: expected PERCENT:REGEX, e.g. 5:^decode/pugixml-dom/")
+    return {PLANTED: "0" * len(pct) + ":" + regex}, {PLANTED: spec}
+
+
 def duet_cpus():
     """Two CPUs this process may use (the first and last allowed), or () with fewer."""
     allowed = sorted(os.sched_getaffinity(0))
