@@ -115,7 +115,7 @@ class PlantedSwitch(unittest.TestCase):
                             "--no-pin", f"--benchmark_filter={ab_runs.exact_filter([ROW, OTHER])}"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                            timeout=300, check=True)
-            return icount.collect(tmp)
+            return {row: events["Ir"] for row, events in icount.collect(tmp).items()}
 
     def test_five_percent_more_instructions_zero_none(self):
         plain, slowed = self.instructions(""), self.instructions(f"5:^{ROW}")

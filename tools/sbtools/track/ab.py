@@ -1,7 +1,7 @@
 """tools/track ab BASE_BUILD HEAD_BUILD: timing verdicts for what exact counts cannot see.
 
-Both build trees' benchmarks run in the same job, round after round (duet: both at once, one
-per CPU; or interleaved: one after the other), the placement drawn by a fair coin every round.
+Both build trees' benchmarks run in the same job, round after round (interleaved: one after the
+other; or a duet: both at once, one per CPU), the placement drawn by a fair coin every round.
 After each round a sequential test (sbtools.sequential: a confidence sequence) decides
 each benchmark and metric: "same" (its interval lies within +/-MARGIN), "different" (the shift
 with its interval) or still open; decided rows stop running, and the A/B stops when all are
@@ -249,9 +249,9 @@ def add_parser(sub):
                    "default adapters' keep-alive getRate, unless --parse or --load is given)")
     p.add_argument("--load", metavar="FAMILY:CALL:CONN", action="append",
                    help="a `soapbench load` point (repeat); always interleaved")
-    p.add_argument("--mode", choices=("duet", "interleaved"), default="duet",
-                   help="both at once, one per CPU (default: measured more accurate here, "
-                        "docs/ci.md), or one after the other")
+    p.add_argument("--mode", choices=("interleaved", "duet"), default="interleaved",
+                   help="one after the other (default), or both at once, one per CPU (a duet: "
+                        "measured here to flag rows a change did not touch, docs/ci.md)")
     p.add_argument("--budget", type=parse_duration, default=600.0, metavar="TIME",
                    help="wall time the A/B may take, e.g. 10m (default), 90s")
     p.add_argument("--max-rounds", type=int, metavar="N", help="stop after N rounds")

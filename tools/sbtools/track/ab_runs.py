@@ -128,7 +128,7 @@ def load_points(specs):
 
 @dataclass
 class Settings:
-    mode: str = "duet"            # duet, interleaved
+    mode: str = "interleaved"     # interleaved, duet
     min_time: float = 0.002       # Google Benchmark --benchmark_min_time per row and run
     parse_set: str = "default"    # parse_bench --set
     load_seconds: float = 1.0     # measured seconds per load point (after 0.3 s of warm-up)

@@ -463,7 +463,7 @@ def ab_study_parsers(sub):
         else:
             p.add_argument("--shifts", default="0,0.02,0.05", help="planted shifts (0: A/A)")
             p.add_argument("--trials", type=int, default=2, help="trials per shift")
-            p.add_argument("--mode", choices=ab_study.MODES, default="duet")
+            p.add_argument("--mode", choices=ab_study.MODES, default="interleaved")
 
 
 def ab_study_main(args):
