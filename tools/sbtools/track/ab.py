@@ -36,7 +36,7 @@ examples:
   tools/track ab build build --load soap11-doc-literal:getRate:4 --budget 3m
   tools/track ab build build --plant 5:^decode/pugixml-dom/xmlrpc/add\\.call$
       --markdown ab.md --json ab.json     # a calibrated 5% slowdown (docs/ci.md)
-docs/ci.md "Timing A/B in the pull request's job" gives the recipe and the measured power.
+docs/ci.md "Timing A/B of a pull request" gives the recipe and the measured power.
 """
 
 
