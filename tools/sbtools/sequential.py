@@ -48,6 +48,16 @@ times those of a lone comparison at 0.01. A fixed sample cannot pay it at all (9
 smallest exact Mann-Whitney p 4.1e-5, above the 2.1e-6 Benjamini-Hochberg needs for one
 regression among 4,869); a sequence samples until its p (Decision.p, always valid: 1 / the
 largest mixture martingale seen at 0) is small enough.
+
+The API (all a caller needs):
+
+    fam = Family(keys, alpha=0.01, margin=0.02, weights=None)   # keys declared up front
+    while fam.open() and budget_left():                          # what is still undecided
+        for key in fam.open():
+            fam.add(key, base_value, head_value)                 # or add_log_ratio(key, d)
+    for d in fam.decisions():   # Decision: key, state, shift, low, high, rounds, p, alpha
+        ...
+    fam.fewest_rounds(key)      # rounds before any decision is possible (for a plan)
 """
 import bisect
 import math
