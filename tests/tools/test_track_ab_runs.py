@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Tests of sbtools.track.ab_runs (ctest tools.track.ab_runs, label unit; a real parse_bench,
 seconds): rounds of two build trees in both modes, each side's values taken from its own run,
-the coin placing sides evenly; the default set read from parse_bench's own context; the exact
+the coin placing sides evenly; a load point (soapbench serve and load of each tree); the default set read from parse_bench's own context; the exact
 filters, load point names and the planted slowdown's environments."""
 import os
 import random
@@ -13,12 +13,14 @@ from tools_common import REPO
 from sbtools.track import TrackError, ab_runs
 
 BENCH = os.environ.get("SB_PARSE_BENCH") or os.path.join(REPO, "build", "bench", "parse_bench")
+SOAPBENCH = os.environ.get("SB_SOAPBENCH") or os.path.join(REPO, "build", "soapbench")
 ROW = "decode/pugixml-dom/soap11-rpc-encoded/getRate.call"
 
 
 def setUpModule():
-    if not os.access(BENCH, os.X_OK):
-        raise RuntimeError(f"needs {BENCH}: cmake --build --preset release --target parse_bench")
+    for exe, target in ((BENCH, "parse_bench"), (SOAPBENCH, "soapbench")):
+        if not os.access(exe, os.X_OK):
+            raise RuntimeError(f"needs {exe}: cmake --build --preset release --target {target}")
 
 
 def tree(root, side, env=None):
@@ -26,6 +28,7 @@ def tree(root, side, env=None):
     path = os.path.join(root, side)
     os.makedirs(os.path.join(path, "bench"))
     os.symlink(BENCH, os.path.join(path, "bench", "parse_bench"))
+    os.symlink(SOAPBENCH, os.path.join(path, "soapbench"))
     return ab_runs.Tree(side, path, env or {})
 
 
@@ -63,6 +66,19 @@ class RealRounds(unittest.TestCase):
         key = ("parse", ROW)
         ratios = sorted(v["head"][key]["cpu_time"] / v["base"][key]["cpu_time"] for v, _e in out)
         self.assertGreater(ratios[1], 2.5, ratios)
+
+    def test_a_load_point_measures_both_sides(self):
+        """soapbench serve and soapbench load of each tree, the coin choosing the order."""
+        with tempfile.TemporaryDirectory(prefix="sb-ab-runs-") as tmp:
+            trees = (tree(tmp, "base"), tree(tmp, "head"))
+            settings = ab_runs.Settings("interleaved", 0.002, cpus=ab_runs.duet_cpus())
+            point = ab_runs.load_points(["soap11-doc-literal:getRate:2"])[0]
+            values, errors = ab_runs.Rounds(trees, settings, random.Random(1), tmp).round(
+                {"load": [point]})
+        self.assertEqual(errors, {})
+        for side in ("base", "head"):
+            self.assertGreater(values[side][("load", point)]["tps"], 0)
+            self.assertGreater(values[side][("load", point)]["p50_us"], 0)
 
     def test_default_set_from_the_context(self):
         with tempfile.TemporaryDirectory(prefix="sb-ab-runs-") as tmp:

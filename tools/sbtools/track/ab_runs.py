@@ -259,7 +259,8 @@ class Rounds:
         if point.get("errors_total"):
             raise TrackError(f"{point['errors_total']} errors (first: {point.get('first_error')})")
         if not point.get("tps") or not point.get("p50_us"):
-            raise TrackError("no call answered")
+            raise TrackError(f"no call answered ({point.get('calls')} calls, tps "
+                             f"{point.get('tps')}, p50 {point.get('p50_us')} us)")
         return {"tps": point["tps"], "p50_us": point["p50_us"]}
 
 
