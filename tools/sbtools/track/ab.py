@@ -251,7 +251,7 @@ def add_parser(sub):
                    help="a `soapbench load` point (repeat); always interleaved")
     p.add_argument("--mode", choices=("interleaved", "duet"), default="interleaved",
                    help="one after the other (default), or both at once, one per CPU (a duet: "
-                        "measured here to flag rows a change did not touch, docs/ci.md)")
+                        "measured no more accurate on this machine, docs/ci.md)")
     p.add_argument("--budget", type=parse_duration, default=600.0, metavar="TIME",
                    help="wall time the A/B may take, e.g. 10m (default), 90s")
     p.add_argument("--max-rounds", type=int, metavar="N", help="stop after N rounds")
