@@ -22,6 +22,7 @@
 #include "measure/adapter_benchmarks.h"
 #include "measure/bench_names.h"
 #include "measure/benchmark_filter.h"
+#include "measure/planted_slowdown.h"
 #include "measure/summary_reporter.h"
 #include "parsers/registry.h"
 
@@ -491,6 +492,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "skipped: %s\n", note.c_str());
   for (const auto& [k, v] : run_context()) benchmark::AddCustomContext(k, v);
   benchmark::AddCustomContext("bench_set", opt.set);
+  // A calibration run says so in its results (measure/planted_slowdown.h).
+  if (const std::string planted = planted_slowdown_setting(); !planted.empty())
+    benchmark::AddCustomContext("planted_slowdown", planted);
   if (opt.pin) {
     const int cpu = pin_to_one_cpu();
     benchmark::AddCustomContext("pinned_cpu", cpu >= 0 ? std::to_string(cpu) : "none");

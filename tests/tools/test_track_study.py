@@ -69,7 +69,8 @@ class StudyTest(unittest.TestCase):
         out = subprocess.run([lib.PY, os.path.join(lib.TOOLS, "track_study"), "--help"],
                              capture_output=True, text=True, timeout=60)
         self.assertEqual(out.returncode, 0, out.stderr)
-        for name in ("aa-record", "false-alarms", "power", "icount-power", "cost"):
+        for name in ("aa-record", "false-alarms", "power", "icount-power", "cost", "ab-record",
+                     "ab-power", "ab-trials"):
             self.assertIn(name, out.stdout)
 
 

@@ -9,8 +9,10 @@ tools/track is the entry point (cli.py). The modules, in the order data flows:
   stats          Hodges-Lehmann, Mann-Whitney, Benjamini-Hochberg, the noise floor
   attribution    what changed between two runs: commits, build-key fields, packages, machine
   gate           a run judged against the history; summary: its Markdown and annotations
+  ab, ab_runs    tools/track ab: two build trees timed round by round (duet or interleaved),
+  ab_report      decided by sbtools.sequential; its text, Markdown, annotations and JSON
   site           the static dashboard (Chart.js from Debian's libjs-chart.js, copied in)
-  study          the tracker measured on itself (tools/track_study)
+  study          the tracker measured on itself (tools/track_study; ab_study: the A/B's)
 """
 
 

@@ -9,7 +9,7 @@ import time
 
 from sbtools import paths
 
-from . import TrackError, attribution, fingerprint, gate, history, importers, store, summary
+from . import TrackError, ab, attribution, fingerprint, gate, history, importers, store, summary
 from .store import DuplicateRun
 
 PROG = "tools/track"
@@ -25,6 +25,7 @@ examples:
   tools/track gate build/icount.json              # a pull request's counts against the history
   tools/track changes --limit 10                  # newest change points first
   tools/track site build/track-site               # the dashboard (open index.html)
+  tools/track ab ../base/build build              # timing A/B of two build trees (no store)
   tools/track prune --keep-runs 200               # retention: the newest 200 runs a suite
 """
 
@@ -373,12 +374,15 @@ def parser():
             p.add_argument("--all", action="store_true", help="every series of each group")
             p.add_argument("--json", action="store_true", help="machine-readable output")
         p.set_defaults(run=cmd_changes if name == "changes" else cmd_site)
+    ab.add_parser(sub)  # tools/track ab: its own module, no store
     return ap
 
 
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
+        if getattr(args, "no_store", False):
+            return args.run(args)
         create = args.verb in ("import", "record", "gate")  # prune: an existing store only
         with store.open_store(args.db, create=create) as db:
             return args.run(args, db)

@@ -11,6 +11,10 @@ machine's real noise. Every figure docs/ci.md states comes from one of these com
   icount-power  a 0.5% slower adapter planted into parse_bench (sbtools/plant.py's
                 relinking), counted by tools/icount, judged by the gate on the commit itself
   cost          recording a default run; change-point detection over 200 runs x 5,000 series
+  ab-record     real A/A rounds of `tools/track ab`'s default set, duet and interleaved
+                (ab_study.py)
+  ab-power      the A/B's power and false alarms, resampled from them, beside the current gate's
+  ab-trials     full `tools/track ab` runs with a planted slowdown (or none), 10 minutes each
 """
 import argparse
 import json
@@ -30,7 +34,7 @@ from sbtools import plant
 from sbtools.gbench import load_json
 from sbtools.paths import REPO
 
-from . import changepoints, gate, history, importers, stats, store
+from . import ab_study, changepoints, gate, history, importers, stats, store
 
 # A slice of the default set that runs in about 10 s of CPU: decode of three seed calls in an
 # XML and the JSON family by every adapter (once each, the set's long tail) and the 64 KB parse
@@ -439,6 +443,47 @@ def cost(aa_folder, work, jobs):
     return report
 
 
+def ab_study_parsers(sub):
+    """The timing A/B's studies (ab_study.py): folder --ab (default build/track-ab)."""
+    for name, helptext in (("ab-record", "record A/A rounds of tools/track ab's default set"),
+                           ("ab-power", "A/B power and false alarms, resampled; current gate"),
+                           ("ab-trials", "full tools/track ab runs with a planted slowdown")):
+        p = sub.add_parser(name, help=helptext, description=ab_study.__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.add_argument("--ab", default=os.path.join(REPO, "build", "track-ab"),
+                       help="folder of the recorded rounds and trials (default build/track-ab)")
+        if name != "ab-power":
+            p.add_argument("--build", default=os.path.join(REPO, "build"))
+        if name == "ab-record":
+            p.add_argument("--rounds", type=int, default=200, help="rounds of each mode")
+            p.add_argument("--min-time", type=float, default=0.002)
+        elif name == "ab-power":
+            p.add_argument("--trials", type=int, default=200, help="resampled A/Bs per shift")
+            p.add_argument("--gate-trials", type=int, default=200, help="9 + 9 draws per shift")
+        else:
+            p.add_argument("--shifts", default="0,0.02,0.05", help="planted shifts (0: A/A)")
+            p.add_argument("--trials", type=int, default=2, help="trials per shift")
+            p.add_argument("--mode", choices=ab_study.MODES, default="interleaved")
+
+
+def ab_study_main(args):
+    if args.what == "ab-record":
+        ab_study.ab_record(args.build, args.ab, args.rounds, args.min_time)
+        report = ab_study.noise(ab_study.load_rounds(args.ab))
+    elif args.what == "ab-power":
+        report = ab_study.ab_power(args.ab, args.trials, args.gate_trials)
+    else:
+        shifts = [float(x) for x in args.shifts.split(",")]
+        report = ab_study.ab_trials(args.build, args.ab, shifts, args.trials, args.mode)
+    report["load_average_now"] = load_average()
+    text = json.dumps(report, indent=1)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    print(text)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="tools/track_study", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -461,7 +506,10 @@ def main(argv=None):
                    help="bytes between the planted loop's steps (sbtools/plant.py's 64 make 2%%)")
     p = sub.add_parser("cost", help="recording a default run, detection over 200 x 5,000")
     p.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
+    ab_study_parsers(sub)
     args = ap.parse_args(argv)
+    if args.what.startswith("ab-"):
+        return ab_study_main(args)
     work = tempfile.mkdtemp(prefix="sb-track-study-")
     try:
         if args.what == "aa-record":
