@@ -26,6 +26,7 @@ examples:
   tools/track changes --limit 10                  # newest change points first
   tools/track site build/track-site               # the dashboard (open index.html)
   tools/track prune --keep-runs 200               # retention: the newest 200 runs a suite
+  tools/track zoo --help                          # the regression zoo: which gate catches what
 """
 
 
@@ -355,6 +356,9 @@ def parser():
     p.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
     p.set_defaults(run=cmd_prune)
 
+    sub.add_parser("zoo", help="the regression zoo: planted patches built and gated, which "
+                               "gate caught each (tools/track zoo --help)", add_help=False)
+
     for name, helptext in (("changes", "the change points found, newest first"),
                            ("site", "write the static dashboard")):
         doc = history.__doc__ if name == "changes" else SITE_DOC
@@ -377,6 +381,10 @@ def parser():
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["zoo"]:  # its own command line (sbtools/zoo/cli.py); it needs no store
+        from sbtools.zoo import cli as zoo_cli
+        return zoo_cli.main(argv[1:])
     args = parser().parse_args(argv)
     try:
         create = args.verb in ("import", "record", "gate")  # prune: an existing store only
