@@ -120,7 +120,7 @@ def study(tree, chosen, chosen_gates, args, out, log, started, write):
         gates.progress(f"[{i + 1}/{len(chosen)}] {p.name}: {r.verdict()}"
                        f"{' by ' + ', '.join(r.caught_by()) if r.caught_by() else ''}"
                        f"{': ' + r.error if r.error else ''} (build {r.build_seconds:.0f} s, "
-                       f"check {r.seconds():.0f} s)")
+                       f"gates {r.seconds() - r.build_seconds:.0f} s)")
         write(results, aa)
     tree.reset()
     return results, aa
