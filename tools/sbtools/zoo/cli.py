@@ -24,9 +24,10 @@ output: OUT/zoo.md (the table) and OUT/zoo.json (every outcome, the moves, the s
 after every patch so a stopped study keeps what it measured; OUT/zoo.log (builds, counts, gates).
 
 examples:
-  tools/track zoo                                        # every patch, both gates (about an hour here)
+  tools/track zoo                       # every patch, both gates (about an hour here)
+  tools/track zoo --stop-at-first       # a patch's later gates skipped once one caught it
   tools/track zoo --gates callcount --patches server-two-writes,dispatch-lock   # what CI runs
-  tools/track zoo --list                                 # the patches and whether they apply
+  tools/track zoo --list                # the patches and whether they apply
 
 exit codes:
 """ + "\n".join(f"  {c}  {t}" for c, t in table.EXIT_CODES.items())
@@ -37,7 +38,8 @@ def parse_args(argv):
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--patches", metavar="NAME[,NAME]",
                     help="only these patches (default: every tests/data/zoo/*.patch)")
-    ap.add_argument("--dir", default=patches.ZOO_DIR, help="the patches' folder (default: %(default)s)")
+    ap.add_argument("--dir", default=patches.ZOO_DIR,
+                    help="the patches' folder (default: %(default)s)")
     ap.add_argument("--gates", default=",".join(gates.ORDER), metavar="GATE[,GATE]",
                     help="the gates, run in this order: " + "; ".join(
                         f"{g.name}: {g.what}" for g in gates.GATES.values()) +
@@ -54,12 +56,14 @@ def parse_args(argv):
                     help="where zoo.md, zoo.json and zoo.log go (default: build/zoo)")
     ap.add_argument("--keep-tree", action="store_true", help="keep the temporary worktree")
     ap.add_argument("--list", action="store_true",
-                    help="list the patches and whether each applies to HEAD's work tree; build nothing")
+                    help="list the patches and whether each applies to the work tree; "
+                         "build nothing")
     args = ap.parse_args(argv)
     args.gates = [g for g in args.gates.split(",") if g]
     unknown = [g for g in args.gates if g not in gates.GATES]
     if unknown or not args.gates:
-        ap.error(f"unknown gate {', '.join(unknown) or '(none)'}: choose from {', '.join(gates.GATES)}")
+        ap.error(f"unknown gate {', '.join(unknown) or '(none)'}: "
+                 f"choose from {', '.join(gates.GATES)}")
     if args.aa < 0 or args.budget <= 0:
         ap.error("--aa must be 0 or more and --budget positive")
     args.names = [n for n in (args.patches or "").split(",") if n]
@@ -71,7 +75,8 @@ def list_patches(chosen):
     for p in chosen:
         why = patches.check_applies(p)
         bad += why is not None
-        print(f"{p.name:32} {'applies' if why is None else 'DOES NOT APPLY: ' + why}\n    {p.description}")
+        state = "applies" if why is None else "DOES NOT APPLY: " + why
+        print(f"{p.name:32} {state}\n    {p.description}")
     return 2 if bad else 0
 
 
@@ -88,8 +93,8 @@ def reference(tree, chosen_gates, db, out, log, aa_runs):
         for g in chosen_gates:
             o = gates.check(g, tree.path, db, tree.head, out, f"aa{i + 1}", log)
             aa.append(o)
-            gates.progress(f"A/A {i + 1}/{aa_runs}: {g.name}: {o.status} ({o.verdict or o.detail}) "
-                           f"in {o.seconds:.0f} s")
+            gates.progress(f"A/A {i + 1}/{aa_runs}: {g.name}: {o.status} "
+                           f"({o.verdict or o.detail}) in {o.seconds:.0f} s")
     return aa
 
 
@@ -104,7 +109,8 @@ def study(tree, chosen, chosen_gates, args, out, log, started, write):
     write(results, aa)
     for i, (p, r) in enumerate(zip(chosen, results)):
         if time.monotonic() - started > args.budget:
-            gates.progress(f"budget of {args.budget:.0f} s spent: {len(chosen) - i} patches not run")
+            gates.progress(f"budget of {args.budget:.0f} s spent: "
+                           f"{len(chosen) - i} patches not run")
             break
         r.run = True
         try:
@@ -139,7 +145,8 @@ def main(argv=None):
     out = os.path.abspath(args.out)
     log = os.path.join(out, "zoo.log")
     open(log, "w").close()
-    command = "tools/track zoo " + " ".join(shlex.quote(a) for a in (sys.argv[1:] if argv is None else argv))
+    given = sys.argv[1:] if argv is None else argv
+    command = "tools/track zoo " + " ".join(shlex.quote(a) for a in given)
     chosen_gates = [gates.GATES[g] for g in args.gates]
     started = time.monotonic()
     head = ""

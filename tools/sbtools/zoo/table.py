@@ -57,7 +57,8 @@ def _moved_text(outcome):
     parts = []
     for metric, m in outcome.moved.items():
         side = m["example"].split("/")[1] if m["example"].count("/") > 1 else ""
-        parts.append(f"{metric} {m['largest']:+.1%} ({m['rows']} rows{', e.g. ' + side if side else ''})")
+        where = f", e.g. {side}" if side else ""
+        parts.append(f"{metric} {m['largest']:+.1%} ({m['rows']} rows{where})")
     return "; ".join(parts)
 
 

@@ -55,7 +55,8 @@ class Tree:
         """Commits patch (a patches.Patch) on top of HEAD; returns the commit's id."""
         self.reset()
         _git(self.path, "apply", "--index", patch.path)
-        env = {**os.environ, "GIT_AUTHOR_NAME": "soapbench zoo", "GIT_AUTHOR_EMAIL": "zoo@localhost",
+        env = {**os.environ,
+               "GIT_AUTHOR_NAME": "soapbench zoo", "GIT_AUTHOR_EMAIL": "zoo@localhost",
                "GIT_COMMITTER_NAME": "soapbench zoo", "GIT_COMMITTER_EMAIL": "zoo@localhost",
                "GIT_AUTHOR_DATE": self._date, "GIT_COMMITTER_DATE": self._date}
         _git(self.path, "commit", "--no-verify", "-q", "-m", f"zoo: {patch.name}\n\n"
