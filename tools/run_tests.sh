@@ -51,7 +51,7 @@ echo "== whole-call counts: $(since "$tc") s =="
 tz=$(date +%s)
 echo "== regression zoo (tools/track zoo, two patches, the whole-call gate) =="
 zoo=0
-/usr/bin/python3 tools/track zoo --gates callcount --patches server-two-writes,dispatch-lock \
+/usr/bin/python3 tools/track zoo --gates callcount --patches nagle-left-on,dispatch-lock \
   --budget 600 --out build/zoo-ci || zoo=$?
 echo "== regression zoo: $(since "$tz") s =="
 built=0

@@ -26,7 +26,7 @@ after every patch so a stopped study keeps what it measured; OUT/zoo.log (builds
 examples:
   tools/track zoo                       # every patch, both gates (about an hour here)
   tools/track zoo --stop-at-first       # a patch's later gates skipped once one caught it
-  tools/track zoo --gates callcount --patches server-two-writes,dispatch-lock   # what CI runs
+  tools/track zoo --gates callcount --patches nagle-left-on,dispatch-lock   # what CI runs
   tools/track zoo --list                # the patches and whether they apply
 
 exit codes:
