@@ -5,7 +5,8 @@ of the test command on it (tools/callcount and tools/icount, each judged by tool
 against the unpatched tree's counts measured in the same study) and reports which gate caught
 it, by which counts, on which commit, and how long the check took; plus A/A runs (the
 unpatched tree counted again and judged the same way) for false alarms. Timing is not judged
-here: what only a timing gate can see escapes, and the table says so."""
+here: what only a timing gate can see escapes, and the table says so. The copy is of HEAD:
+commit what the study should see (the patches themselves are read from --dir as they are)."""
 import argparse
 import os
 import shlex
