@@ -5,7 +5,8 @@
 # under callgrind judged by tools/track gate against the committed baseline of this build
 # (results/icount/<build-key>/baseline.json), recorded into the history only when it passed;
 # it prints the comparison and its verdict and fails on a regression; then the whole call's exact
-# counts (tools/callcount), gated the same way. No timed benchmark runs
+# counts (tools/callcount), gated the same way, and the regression zoo on two of its planted
+# patches (tools/track zoo: each must be caught). No timed benchmark runs
 # here (those belong to tools/run_bench.sh). The gate runs on one core and counts instructions,
 # which load does not move, so the sanitizer build (which times nothing either) runs beside it;
 # nothing runs beside the unit tests, some of which compare throughput. Every step prints its
@@ -43,6 +44,16 @@ calls=0
 { /usr/bin/python3 tools/callcount --quiet --out build/callcount-gate.json &&
   tools/gate_counts.sh build/callcount-gate.json; } || calls=$?
 echo "== whole-call counts: $(since "$tc") s =="
+
+# The regression zoo on two of its patches (docs/ci.md "The regression zoo"): each applied to a
+# worktree of HEAD, built with ccache, counted by tools/callcount and judged by tools/track gate
+# against the unpatched tree's counts; fails unless both are caught and the A/A run passes.
+tz=$(date +%s)
+echo "== regression zoo (tools/track zoo, two patches, the whole-call gate) =="
+zoo=0
+/usr/bin/python3 tools/track zoo --gates callcount --patches nagle-left-on,dispatch-lock \
+  --budget 600 --out build/zoo-ci || zoo=$?
+echo "== regression zoo: $(since "$tz") s =="
 built=0
 wait "$asan_build" || built=$?
 if [ "$built" -ne 0 ]; then
@@ -63,5 +74,9 @@ fi
 if [ "$calls" -ne 0 ]; then
   echo "== the whole-call counts' gate failed (exit $calls); see above ==" >&2
   exit "$calls"
+fi
+if [ "$zoo" -ne 0 ]; then
+  echo "== the regression zoo failed (exit $zoo): build/zoo-ci/zoo.md, zoo.log ==" >&2
+  exit "$zoo"
 fi
 echo "== all tests passed in $(since "$start") s =="

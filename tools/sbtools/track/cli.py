@@ -27,6 +27,7 @@ examples:
   tools/track site build/track-site               # the dashboard (open index.html)
   tools/track ab ../base/build build              # timing A/B of two build trees (no store)
   tools/track prune --keep-runs 200               # retention: the newest 200 runs a suite
+  tools/track zoo --help                          # the regression zoo: which gate catches what
 """
 
 
@@ -356,6 +357,9 @@ def parser():
     p.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
     p.set_defaults(run=cmd_prune)
 
+    sub.add_parser("zoo", help="the regression zoo: planted patches built and gated, which "
+                               "gate caught each (tools/track zoo --help)", add_help=False)
+
     for name, helptext in (("changes", "the change points found, newest first"),
                            ("site", "write the static dashboard")):
         doc = history.__doc__ if name == "changes" else SITE_DOC
@@ -379,6 +383,10 @@ def parser():
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["zoo"]:  # its own command line (sbtools/zoo/cli.py); it needs no store
+        from sbtools.zoo import cli as zoo_cli
+        return zoo_cli.main(argv[1:])
     args = parser().parse_args(argv)
     try:
         if getattr(args, "no_store", False):
