@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests of `soapbench load` (cli/load_command.cpp, load/load_*), label unit.
+"""Tests of `soapbench load` (cli/load_command.cpp, harness/load/load_*), label unit.
 
 Against real servers on port 0: `soapbench serve` (closed and open loop, every field of --json),
 a small Python server answering a fixed wrong answer or a fault (counted as errors, exit 2),
