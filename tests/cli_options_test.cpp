@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -51,8 +52,11 @@ CommandRun run_soapbench(const std::vector<std::string>& args) {
   return r;
 }
 
+// Named per process: ctest -j runs each parameter in its own process at once, and one process's
+// WSDL (naming its server's port) must not be read by another whose server is elsewhere.
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + "/" + name;
+  const std::string path =
+      testing::TempDir() + "/soapbench-options-" + std::to_string(::getpid()) + "-" + name;
   std::ofstream(path) << text;
   return path;
 }
@@ -112,7 +116,11 @@ class OptionsAroundPaths : public testing::TestWithParam<std::tuple<std::string,
         "service.wsdl", sb::rpc::generate_wsdl(sb::rpc::service_contract(), server_->base_url()));
     ping_wsdl_ = write_file("ping.wsdl", kPingWsdl);
   }
-  static void TearDownTestSuite() { server_.reset(); }
+  static void TearDownTestSuite() {
+    server_.reset();
+    std::remove(service_wsdl_.c_str());
+    std::remove(ping_wsdl_.c_str());
+  }
 
   static CommandCase command_case(const std::string& name) {
     const std::string corpus = std::string(SB_SOURCE_DIR) + "/corpus/";

@@ -26,13 +26,13 @@ class TreeTest(unittest.TestCase):
             self.assertEqual(git(tree.path, "rev-parse", "HEAD"), tree.head)
             first = tree.apply(lock)
             self.assertEqual(git(tree.path, "rev-parse", "HEAD^"), tree.head)
-            self.assertIn("dispatch_mutex", open(os.path.join(tree.path, "server",
+            self.assertIn("dispatch_mutex", open(os.path.join(tree.path, "harness", "server",
                                                               "rpc_endpoint.cpp")).read())
             self.assertEqual(git(tree.path, "status", "--porcelain"), "")
             self.assertEqual(tree.apply(lock), first, "the same patch, the same commit")
             tree.reset()
             self.assertEqual(git(tree.path, "rev-parse", "HEAD"), tree.head)
-            self.assertNotIn("dispatch_mutex", open(os.path.join(tree.path, "server",
+            self.assertNotIn("dispatch_mutex", open(os.path.join(tree.path, "harness", "server",
                                                                  "rpc_endpoint.cpp")).read())
             folder = tree.folder
         self.assertFalse(os.path.exists(folder))
