@@ -3,6 +3,7 @@
 report.real_world and report.checks.wild on a small tools/wild document (document() below: the
 shape `tools/wild --both --json` writes), over the committed run the other right-answers tests
 use; kept by `tools/results save` and read by tools/track."""
+import io
 import os
 
 from tools_common import Tmp, dump, load, main, tool  # noqa: E402
@@ -108,6 +109,12 @@ class RealWorldTest(Tmp):
         text = " ".join(summary.sentences(run))
         self.assertIn("**16 wrong answers on real-world messages**: every adapter on "
                       f"soap11-doc-literal `{SHARED}`", text)
+        console = io.StringIO()  # tools/report --summary, which tools/run_bench.sh prints
+        summary.print_summary(run, console)
+        self.assertIn(f"16 wrong answers on real-world messages: every adapter on "
+                      f"soap11-doc-literal {SHARED} (typed without its WSDL); simdjson-dom on "
+                      f"jsonrpc {WRONG} (typed to another answer) (report section "
+                      "\"Real-world messages\")\n", console.getvalue())
         clean = document(committed_run(self.tmp).data, wrong_adapter=None)
         clean["verdicts"] = [v for v in clean["verdicts"] if v["path"] != SHARED]
         self.assertNotIn("real-world messages**", " ".join(summary.sentences(

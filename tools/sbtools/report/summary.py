@@ -169,5 +169,9 @@ def print_summary(run, out=sys.stdout):
                   "\"Right answers\"):\n")
         for fam, (_p, text) in picks.items():
             out.write(f"  {fam:<20} {text.replace('`', '')}\n")
+    wild = wild_sentence(run)
+    if wild:
+        out.write(re.sub(r"[`*]|\(see \[.*?\)\)", "", wild).rstrip(" .") + " (report section "
+                  f"\"{real_world.TITLE}\")\n")
     for sentence in roundtrip_sentences(run)[-1:] if run.rt else []:
         out.write(re.sub(r"[`*]", "", sentence) + "\n")
