@@ -29,7 +29,7 @@ class RunTest(Tmp):
         self.assertEqual(run.argv, ["--x"])
         self.assertIn("xmlrpc", run.rank)
         self.assertEqual(sorted(SOURCES), ["conformance", "conformance_suites", "interop", "load",
-                                           "server_load"])
+                                           "server_load", "wild"])
 
     def test_a_document_read_or_the_reason(self):
         good = dump({"tool": "soapbench interop", "cells": []}, self.path("interop.json"))

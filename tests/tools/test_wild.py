@@ -116,12 +116,46 @@ class FixtureRunTest(unittest.TestCase):
             self.assertIn("wrong: subtract.call.json: rapidjson/dom:", run.stdout)
             self.assertIn("| jsonrpc | rapidjson/dom | 1 | 0 | 1 |", run.stdout)
             with open(out, encoding="utf-8") as f:
-                self.assertEqual(len(json.load(f)), 2)
+                doc = json.load(f)
+            self.assertEqual(doc["tool"], "tools/wild")
+            self.assertEqual(len(doc["verdicts"]), 2)
+            self.assertEqual({v["with_wsdl"] for v in doc["verdicts"]}, {False})
         run = subprocess.run([sys.executable, os.path.join(REPO, "tools", "wild"), "--soapbench",
                               "/nonexistent/soapbench", "--corpus", FIXTURE],
                              capture_output=True, text=True, timeout=60)
         self.assertEqual(run.returncode, 2)
         self.assertIn("no soapbench at", run.stderr)
+
+
+class BothPassesTest(unittest.TestCase):
+    """--both: the pass without WSDLs and the one with them, in one result document."""
+
+    def test_both_passes_in_one_document(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "wild.json")
+            run = subprocess.run([sys.executable, os.path.join(REPO, "tools", "wild"),
+                                  "--soapbench", SOAPBENCH, "--corpus", FIXTURE, "--both",
+                                  "--fail-on", "none", "--json", out, "--parser", "expat/sax"],
+                                 capture_output=True, text=True, timeout=120)
+            self.assertEqual(run.returncode, 0, run.stderr)  # --fail-on none: exit 0 when it ran
+            self.assertIn("without WSDLs:", run.stdout)
+            # The second pass decoded quote.call.xml with its WSDL; its outcome with it is
+            # undecided in the fixture, so it gives no verdict.
+            self.assertIn("1 xml message(s), method '', quote.wsdl: judged", run.stderr)
+            with open(out, encoding="utf-8") as f:
+                doc = json.load(f)
+        self.assertEqual({k: doc["context"][k] for k in ("corpus",)},
+                         {"corpus": "tests/data/wild"})
+        passes = {(v["path"], v["with_wsdl"]): v["verdict"] for v in doc["verdicts"]}
+        self.assertEqual(passes, {("add.call.xml", False): "right",
+                                  ("quote.call.xml", False): "right"})
+
+    def test_with_wsdl_and_both_exclude_each_other(self):
+        run = subprocess.run([sys.executable, os.path.join(REPO, "tools", "wild"), "--soapbench",
+                              SOAPBENCH, "--both", "--with-wsdl"],
+                             capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("not allowed with", run.stderr)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,9 @@ EPILOG = """\
 file names: <date>_<sha>.<bench>.json, date = the run's UTC date (Google Benchmark's context
 date) as YYYYMMDD-HHMMSS, sha = the context git_sha, bench = parse_bench or roundtrip_bench;
 the folder is the context machine_id (CPU model, core count, caches, compiler). The matrices
-and load runs (soapbench conformance/interop --json, tools/server_load, tools/load_bench) are
-kept per run too, as <date>_<sha>.<kind>.json with kind conformance, conformance_suites,
-interop, server_load or load_bench (date: the document's, else the file's modification time); tools/report reads the
+and load runs (soapbench conformance/interop --json, tools/server_load, tools/load_bench,
+tools/wild --json) are kept per run too, as <date>_<sha>.<kind>.json with kind conformance,
+conformance_suites, interop, server_load, load_bench or wild (date: the document's, else the file's modification time); tools/report reads the
 newest of each.
 
 examples:

@@ -25,6 +25,7 @@ MACHINE_FILES = {
     "soapbench interop": "interop.json",
     "tools/server_load": "server_load.json",
     "tools/load_bench": "load_bench.json",
+    "tools/wild": "wild.json",
 }
 MACHINE_KINDS = {tool: name[:-len(".json")] for tool, name in MACHINE_FILES.items()}
 # results/<folder>/<build-key>/: counts, keyed by build rather than by machine.

@@ -9,6 +9,11 @@ Verdicts per (message, adapter):
            a silent wrong answer
 With --with-wsdl the messages that need a WSDL are decoded with it (--wsdl FILE) and judged against
 canonical_with_wsdl (typed) or with_wsdl_refused (refused); the other messages are left out.
+--both runs the two passes, without WSDLs and then with them.
+--json FILE writes every verdict as a result document (tool "tools/wild", machine_id, context,
+verdicts): `tools/results save` keeps it in results/<machine-id>/ and tools/report draws its
+"Real-world messages" section and right-answers check from it (`ctest -R bench.wild` writes one
+into build/results/ on every benchmark run).
 Exit 1 when any verdict is wrong (--fail-on refused: also when any is refused), 0 otherwise, 2 on
 bad usage or input.
 """
@@ -19,10 +24,13 @@ import json
 import os
 import subprocess
 import sys
+import time
 
-from sbtools import paths
+from sbtools import paths, store
+from sbtools.gbench import ResultError
 
 VERDICTS = ("right", "refused", "wrong")
+TOOL = "tools/wild"  # the result document's "tool" (sbtools.store.MACHINE_FILES)
 WILD_DIR = os.path.join(paths.CORPUS_DIR, "wild")
 TIMEOUT_S = 120
 
@@ -153,10 +161,27 @@ def run(soapbench, corpus_dir, parsers=None, with_wsdl=False, progress=None):
     return out
 
 
+def document(verdicts, soapbench, corpus_dir, argv):
+    """The --json result document: every verdict ({"with_wsdl": the pass}) and the run's context
+    (machine, date, commit, command), the shape `tools/results save` and tools/report read."""
+    try:  # the machine folder it is filed under: this build's (sbtools.store.this_machine)
+        machine = store.this_machine(paths.RESULTS_DIR, os.path.dirname(soapbench))
+    except ResultError as err:
+        print(f"tools/wild: no machine_id in the document ({err})", file=sys.stderr)
+        machine = None
+    return {"tool": TOOL, "machine_id": machine,
+            "context": {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                        "git_sha": store.source_sha(), "corpus": paths.rel(corpus_dir),
+                        "command": " ".join([TOOL, *argv])},
+            "verdicts": [{"path": e["path"], "family": e["family"], "adapter": ad,
+                          "with_wsdl": w, "verdict": v, "detail": d}
+                         for e, ad, v, d, w in verdicts]}
+
+
 def table(verdicts):
     """{(family, adapter): Counter(verdict)}."""
     t = collections.defaultdict(collections.Counter)
-    for e, adapter, verdict, _ in verdicts:
+    for e, adapter, verdict, *_ in verdicts:
         t[(e["family"], adapter)][verdict] += 1
     return t
 
@@ -178,32 +203,49 @@ def main(argv=None):
     ap.add_argument("--corpus", default=WILD_DIR, help="the corpus folder (default: corpus/wild)")
     ap.add_argument("--parser", action="append", default=[],
                     help="judge only this adapter (repeatable; default: every adapter)")
-    ap.add_argument("--with-wsdl", action="store_true",
-                    help="decode the messages that need a WSDL with it, and only those")
+    passes = ap.add_mutually_exclusive_group()
+    passes.add_argument("--with-wsdl", action="store_true",
+                        help="decode the messages that need a WSDL with it, and only those")
+    passes.add_argument("--both", action="store_true",
+                        help="both passes: every message without WSDLs, then those that need a "
+                             "WSDL with it")
     ap.add_argument("--fail-on", choices=["wrong", "refused", "none"], default="wrong",
                     help="exit 1 when a verdict is wrong (default), wrong or refused, or never")
     ap.add_argument("--details", action="store_true",
                     help="one line per message and adapter that is not right")
-    ap.add_argument("--json", metavar="FILE", help="write every verdict to FILE as JSON")
+    ap.add_argument("--json", metavar="FILE",
+                    help="write every verdict to FILE as a result document (tools/report's "
+                         "\"Real-world messages\")")
+    argv = list(sys.argv[1:] if argv is None else argv)
     a = ap.parse_args(argv)
     if not os.access(a.soapbench, os.X_OK):
         print(f"tools/wild: no soapbench at {a.soapbench} (build it, or give --soapbench)",
               file=sys.stderr)
         return 2
+    verdicts = []  # (entry, adapter, verdict, detail, with_wsdl)
     try:
-        verdicts = run(a.soapbench, a.corpus, set(a.parser), a.with_wsdl,
-                       progress=lambda s: print("tools/wild: " + s, file=sys.stderr))
+        for with_wsdl in ([False, True] if a.both else [a.with_wsdl]):
+            verdicts += [(*v, with_wsdl) for v in run(
+                a.soapbench, a.corpus, set(a.parser), with_wsdl,
+                progress=lambda s: print("tools/wild: " + s, file=sys.stderr))]
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as err:
         print(f"tools/wild: {err}", file=sys.stderr)
         return 2
     if a.details:
-        for e, adapter, verdict, detail in verdicts:
+        for e, adapter, verdict, detail, w in verdicts:
             if verdict != "right":
-                print(f"{verdict}: {e['path']}: {adapter}: {detail}")
-    print(format_table(table(verdicts)))
+                print(f"{verdict}: {e['path']}{' (with its WSDL)' if w else ''}: {adapter}: "
+                      f"{detail}")
+    for w in sorted({v[4] for v in verdicts}):
+        if a.both:
+            print("with their WSDLs:" if w else "without WSDLs:")
+        print(format_table(table([v for v in verdicts if v[4] == w])))
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
-            json.dump([{"path": e["path"], "family": e["family"], "adapter": ad, "verdict": v,
-                        "detail": d} for e, ad, v, d in verdicts], f, indent=1)
+            json.dump(document(verdicts, a.soapbench, a.corpus, argv), f, indent=1)
+    wrong = sum(1 for v in verdicts if v[2] == "wrong")
+    if wrong:
+        print(f"tools/wild: {wrong} wrong answer(s): see --details or tools/report's "
+              "\"Real-world messages\"", file=sys.stderr)
     bad = {"wrong": {"wrong"}, "refused": {"wrong", "refused"}, "none": set()}[a.fail_on]
-    return 1 if any(v in bad for _, _, v, _ in verdicts) else 0
+    return 1 if any(v[2] in bad for v in verdicts) else 0

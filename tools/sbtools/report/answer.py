@@ -12,6 +12,7 @@ import re
 
 from sbtools import linkmodel
 from sbtools.fmt import family_title, pct
+from sbtools.report import real_world
 from sbtools.report.data import headline_decode
 from sbtools.report.right_answers import ANCHOR as RIGHT_ANCHOR
 from sbtools.stats import RANK_ALPHA, Ranking, claim
@@ -19,6 +20,7 @@ from sbtools.stats import RANK_ALPHA, Ranking, claim
 TITLE = "Which parser, and how much does it matter?"
 ANCHOR = "answer"
 SHOWN_WRONG = 2  # faster adapters with wrong answers named per family (the rest counted)
+SHOWN_WILD = 4   # real-world messages answered wrong named on the first screen (the rest counted)
 
 
 def what_went_wrong(state, wrong, unjudged):
@@ -72,7 +74,7 @@ def compute(run, computed):
         row["share"] = (shares or {}).get("rows", {}).get(fam)
         rows.append(row)
     c = data.ctx
-    return {"rows": rows,
+    return {"rows": rows, "wild_wrong": real_world.wrong_summary(computed.get("real_world")),
             "checks": [(ch.title, ch.right) for ch in verdicts.checks] if verdicts else [],
             "absent": ra["absent"] if ra else [],
             "links": [("loopback", None)] + [(n, linkmodel.link_text(b, r))
@@ -175,6 +177,22 @@ def note_html(d):
             'family">decode</a>.</p>\n')
 
 
+def wild_html(d):
+    """The real-world messages answered wrong, in red, or ''."""
+    n, items = d.get("wild_wrong", (0, []))
+    if not n:
+        return ""
+    named = "; ".join(("every adapter" if who is None else
+                       ", ".join(f"<code>{_e(a)}</code>" for a in who))
+                      + f' on {_e(fam)} <code>{_e(msg)}</code> ({_e(k)})'
+                      for who, fam, msg, k in items[:SHOWN_WILD])
+    more = f"; {len(items) - SHOWN_WILD} more messages" if len(items) > SHOWN_WILD else ""
+    return (f'<p class="note wild-wrong"><b>{n} wrong answers on real-world messages</b>: '
+            f'{named}{more} (<a href="#{real_world.ANCHOR}">{_e(real_world.TITLE)}</a>; an '
+            'adapter that gave one is not recommended for that family unless every adapter '
+            'gave it).</p>\n')
+
+
 def html_block(d):
     """The first screen's HTML."""
     body = []
@@ -189,4 +207,4 @@ def html_block(d):
             f'{_e(d["cores"])} cores, {_e(d["compiler"])}; run of {_e(d["date"])} at commit '
             f'<code>{_e(d["sha"])}</code>.</p>\n'
             f'<table class="answer-table"><thead>{head_html(d)}</thead><tbody>{"".join(body)}'
-            '</tbody></table>\n' + note_html(d) + '</section>\n')
+            '</tbody></table>\n' + wild_html(d) + note_html(d) + '</section>\n')

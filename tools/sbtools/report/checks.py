@@ -5,8 +5,8 @@ A Check is one set of messages judged per adapter: a title, the rule that makes 
 (one sentence, shown wherever the recommendation is), its scope ("format": an adapter is judged
 once for every family of its format; "family": per family), and per adapter and scope how many
 messages were judged and which it got wrong, [(message, why)]. A new set of messages with
-per-adapter right/wrong outcomes (the real-world corpus, corpus/wild/) is one more function here
-returning a Check, listed in CHECKS.
+per-adapter right/wrong outcomes is one more function here returning a Check, listed in
+all_checks().
 
 The sets the result files hold today:
 - hostile inputs (`soapbench conformance --json`, policy mode): a crash or a time-out is wrong; an
@@ -20,12 +20,15 @@ The sets the result files hold today:
   the manifest's (the benchmark's check failed: an error in the result file).
 - your messages (`soapbench compare`): a Digest or decoded value that differs from the one most
   adapters agree on, or work flagged as differing (a named fastest mode's text).
+- real-world messages (`tools/wild --both --json`, corpus/wild/): an answer other than the
+  manifest's, or one where the manifest refuses; a refusal is coverage, not wrong; a wrong answer
+  every adapter gives on a message is soapbench's decoding, held against none (report.real_world).
 """
 import os
 from collections import Counter, OrderedDict, defaultdict
 
 from sbtools import gbench, names
-from sbtools.report import conformance, your_messages
+from sbtools.report import conformance, real_world, your_messages
 
 LEVELS = ("parse", "walk", "decode", "classic")  # parse_bench's checked levels
 # The suites' failure kinds judged under the policy: failures key -> what the adapter did.
@@ -232,6 +235,33 @@ def your_messages_check(data):
     return check if check.judged else None
 
 
+# --- real-world messages ----------------------------------------------------------------------
+
+def wild(run):
+    """tools/wild's verdicts on corpus/wild/, or None without its document."""
+    got = real_world.verdicts_of(run)
+    if not got or got[2]:
+        return None
+    check = Check("wild", "real-world messages",
+                  "on a message of corpus/wild/ (real traffic), an answer other than the "
+                  "manifest's (decided from the specifications), or an answer where it refuses or "
+                  "needs a WSDL; a refusal is not wrong, and a wrong answer every adapter gives "
+                  "is soapbench's decoding, held against none and shown on the first screen",
+                  "family", real_world.ANCHOR,
+                  "no wrong answer on the real-world messages (corpus/wild/)")
+    common = real_world.shared(got[1])
+    for v in got[1]:
+        msg = real_world.message(v)
+        bad = v["verdict"] == "wrong" and (v["family"], msg) not in common
+        detail = v["detail"].split(" -> ", 1)[0] if bad else ""
+        check.judge(v["adapter"], v["family"], msg,
+                    real_world.kind(v["detail"]) if bad else None, detail[:160])
+    for (fam, msg), (n, detail) in common.items():
+        check.notes.append(f"{fam} `{msg}`, answered wrong by all {n} adapters "
+                           f"({real_world.kind(detail)})")
+    return check if check.judged else None
+
+
 # What a check missing from the results would need: key -> (title, how to get it).
 ABSENT = OrderedDict([
     ("hostile", ("hostile inputs", "no `soapbench conformance` document (`tools/report "
@@ -240,6 +270,7 @@ ABSENT = OrderedDict([
                 "--conformance-suites FILE`)")),
     ("corpus", ("benchmark corpus", "no parse_bench results")),
     ("your-messages", ("your messages", "no `soapbench compare` document among the files")),
+    ("wild", ("real-world messages", f"no `{real_world.TOOL}` document: {real_world.PRODUCE}")),
 ])
 
 
@@ -251,5 +282,5 @@ def absent(found):
 
 def all_checks(run):
     """Every check these results hold, in the order the report lists them."""
-    found = (hostile(run), suites(run), corpus(run.data), your_messages_check(run.data))
+    found = (hostile(run), suites(run), corpus(run.data), your_messages_check(run.data), wild(run))
     return [c for c in found if c is not None]

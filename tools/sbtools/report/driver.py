@@ -18,8 +18,9 @@ from sbtools.gbench import ResultError
 from sbtools.paths import BUILD_DIR, RESULTS_DIR, rel
 from sbtools.report import (classic, conformance, conformance_suites, decode, flags, floor,
                             interop, levels, links, load, memory, messaging, noisy, overhead,
-                            page, reproduction, right_answers, roundtrip, scripting, stacks,
-                            statistics, summary, sweep, under_load, wholecall, wire, your_messages)
+                            page, real_world, reproduction, right_answers, roundtrip, scripting,
+                            stacks, statistics, summary, sweep, under_load, wholecall, wire,
+                            your_messages)
 from sbtools.report.data import Data
 from sbtools.report.run import COUNTS
 from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
@@ -28,12 +29,13 @@ from sbtools.report.run import Run
 # The sections in report order: modules with TITLE, SOURCE, compute(run) and markdown(data, charts).
 SECTIONS = [decode, levels, sweep, memory, roundtrip, floor, wire, wholecall, links, messaging,
             stacks, scripting, flags, classic, overhead, conformance, conformance_suites,
-            right_answers, under_load, load, interop, your_messages, noisy, statistics]
+            real_world, right_answers, under_load, load, interop, your_messages, noisy, statistics]
 DESCRIPTION = ("Write results/<machine-id>/report.md and charts/*.svg (matplotlib, SVG) "
                "from result files: decode throughput per adapter and family, parse vs walk "
                "vs decode, throughput against size, allocations and peak memory, round-trip "
                "phases, wire bytes, link-model parser shares, adapter flags, the 2001 "
-               "DOM-vs-pull table, adapter overhead, the conformance matrices, which adapters "
+               "DOM-vs-pull table, adapter overhead, the conformance matrices, the real-world "
+               "messages (tools/wild's verdicts on corpus/wild/), which adapters "
                "gave right answers (the rule the recommendation follows), the servers "
                "under load, the load sweeps and the interop matrix (the newest of each kept "
                "in the machine folder by tools/results save). A section drawn from a document "
@@ -70,6 +72,9 @@ def parse_args(argv):
     ap.add_argument("--load", metavar="FILE",
                     help="load sweeps, tools/load_bench (default: the newest stored in the "
                          "machine folder)")
+    ap.add_argument("--wild", metavar="FILE",
+                    help="the real-world messages' verdicts, tools/wild --both --json (default: "
+                         "the newest stored in the machine folder)")
     ap.add_argument("--summary", action="store_true",
                     help="also print the decode ranking per family (where significant) on stdout")
     ap.add_argument("--icount", metavar="FILE",

@@ -45,6 +45,8 @@ def _e(text):
 def missing_text(module):
     """What a section without data lacks."""
     source = getattr(module, "SOURCE", None)
+    if getattr(module, "MISSING", None):
+        return module.MISSING
     if source in SOURCES:
         option = "--" + source.replace("_", "-")
         return (f"Not in these results: no `{SOURCES[source]}` document was given "

@@ -10,7 +10,7 @@ from sbtools.report.data import Data, decode_ranking
 # The documents of other tools a section is drawn from, by the --option that names them.
 SOURCES = {"conformance": "soapbench conformance",
            "conformance_suites": "soapbench conformance --suite", "interop": "soapbench interop",
-           "server_load": "tools/server_load", "load": "tools/load_bench"}
+           "server_load": "tools/server_load", "load": "tools/load_bench", "wild": "tools/wild"}
 # The counts kept per build (results/<source>/<build-key>/), found by the run's build key.
 COUNTS = ("icount", "callcount")
 

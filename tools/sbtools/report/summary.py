@@ -4,7 +4,7 @@ import re
 import sys
 
 from sbtools.fmt import rng
-from sbtools.report import answer, right_answers
+from sbtools.report import answer, real_world, right_answers
 from sbtools.report.data import MARK, NOISY, call_key, headline_decode
 from sbtools.report.links import parser_shares
 from sbtools.stats import RANK_ALPHA, RULE, Ranking, ci_text, claim
@@ -84,6 +84,18 @@ def right_sentence(run):
             "; ".join(f"{fam}: {text}" for fam, (_p, text) in picks.items()) + ".")
 
 
+def wild_sentence(run):
+    """The real-world messages answered wrong (tools/wild), or None when none were."""
+    n, items = real_world.wrong_summary(real_world.compute(run))
+    if not n:
+        return None
+    named = "; ".join(("every adapter" if who is None else ", ".join(f"`{a}`" for a in who))
+                      + f" on {fam} `{msg}` ({k})" for who, fam, msg, k in items[:4])
+    more = f"; {len(items) - 4} more messages" if len(items) > 4 else ""
+    return (f"**{n} wrong answers on real-world messages**: {named}{more} (see "
+            f"[{real_world.TITLE}](#{real_world.ANCHOR})).")
+
+
 def roundtrip_sentences(run):
     rt, data = run.rt, run.data
     calls = sorted({k[3] for k in rt if k[0] == "keepalive" and k[1] != "binary"}, key=call_key)
@@ -136,7 +148,7 @@ def noise_sentences(data):
 
 def sentences(run):
     """The opening paragraph's sentences."""
-    out = decode_sentences(run.data) + [right_sentence(run)]
+    out = decode_sentences(run.data) + [right_sentence(run), wild_sentence(run)]
     if run.rt:
         out += roundtrip_sentences(run)
     return [x for x in out + noise_sentences(run.data) if x]
@@ -157,5 +169,9 @@ def print_summary(run, out=sys.stdout):
                   "\"Right answers\"):\n")
         for fam, (_p, text) in picks.items():
             out.write(f"  {fam:<20} {text.replace('`', '')}\n")
+    wild = wild_sentence(run)
+    if wild:
+        out.write(re.sub(r"[`*]|\(see \[.*?\)\)", "", wild).rstrip(" .") + " (report section "
+                  f"\"{real_world.TITLE}\")\n")
     for sentence in roundtrip_sentences(run)[-1:] if run.rt else []:
         out.write(re.sub(r"[`*]", "", sentence) + "\n")

@@ -1,5 +1,6 @@
 """Result files -> runs: Google Benchmark JSON, tools/icount files and the matrices
-(soapbench conformance [--suite], soapbench interop, tools/server_load, tools/load_bench), read
+(soapbench conformance [--suite], soapbench interop, tools/server_load, tools/load_bench,
+tools/wild), read
 as docs/results.md describes them, each into one Run with every repetition of every benchmark
 and metric.
 
@@ -185,12 +186,23 @@ def read_conformance_suites(doc, path, digest):
     return _matrix_run(doc, path, digest, samples)
 
 
+def read_wild(doc, path, digest):
+    """tools/wild: per pass, adapter and message, 1 when its answer was right (the manifest's,
+    or a refusal where it refuses), else 0: a moved outcome is a change point."""
+    samples = {}
+    for v in doc["verdicts"]:
+        name = f"{'with-wsdl' if v.get('with_wsdl') else 'plain'}/{v['adapter']}/{v['path']}"
+        samples[(name, "right")] = [1.0 if v["verdict"] == "right" else 0.0]
+    return _matrix_run(doc, path, digest, samples)
+
+
 _MATRICES = {  # by the "tool" a matrix names: every kind sbtools.store keeps (a test checks)
     "soapbench conformance": read_conformance,
     "soapbench conformance --suite": read_conformance_suites,
     "soapbench interop": read_interop,
     "tools/server_load": read_server_load,
     "tools/load_bench": read_load_bench,
+    "tools/wild": read_wild,
 }
 
 

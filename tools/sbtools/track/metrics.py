@@ -32,6 +32,7 @@ METRICS = {
     # the matrices
     "accepted": Metric("0/1", exact=True, lower_better=False, analyzed=True),
     "passed": Metric("0/1", exact=True, lower_better=False, analyzed=True),
+    "right": Metric("0/1", exact=True, lower_better=False, analyzed=True),  # tools/wild
     "rps": Metric("requests/s", exact=False, lower_better=False, analyzed=True),
     "cpu_us_per_call": Metric("us", exact=False, lower_better=True, analyzed=True),
     "tps": Metric("calls/s", exact=False, lower_better=False, analyzed=True),
