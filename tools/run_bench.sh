@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 # Seconds since $1 (date +%s).
 since() { echo $(( $(date +%s) - $1 )); }
 t=$(date +%s)
-tools/setup.sh
+tools/setup.sh --bench
 echo "== packages: $(since "$t") s =="
 t=$(date +%s)
 cmake --preset release
