@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from types import SimpleNamespace
 import unittest
 
 from tools_common import PY, REPO, TOOLS
@@ -102,6 +103,9 @@ class Decisions(unittest.TestCase):
         self.assertEqual(doc["verdict"], "PASS")
 
 
+PAD = 128   # the planted setting and its padding together, whatever the setting
+
+
 class PlantedSwitch(unittest.TestCase):
     """SOAPBENCH_PLANTED_SLOWDOWN=5:REGEX adds 5% of the row's own work, counted by callgrind
     (as tools/icount counts: collection on around the timed loop only); others untouched."""
@@ -109,12 +113,19 @@ class PlantedSwitch(unittest.TestCase):
     def instructions(self, planted):
         """{row: instructions of 200 iterations} of ROW and OTHER, counted in one run."""
         with tempfile.TemporaryDirectory() as tmp:
-            env = dict(os.environ, SOAPBENCH_PLANTED_SLOWDOWN=planted)
+            # As tools/icount counts: its fixed-length paths, fixed environment and determinism
+            # shim (an allocator whose addresses do not depend on the heap's history: the
+            # setting's regex allocates at start-up). Without them the same build counted the
+            # row +0.13% at 0% in a clone at another path, +0.00% here. The padding keeps the
+            # environment one size (its strings sit at the top of the stack) whatever the setting.
+            env, _ = icount.prepare(SimpleNamespace(bench=BENCH, corpus=None), tmp)
+            env.update(SOAPBENCH_PLANTED_SLOWDOWN=planted, SB_PAD="x" * (PAD - len(planted)))
             subprocess.run(["valgrind", "--tool=callgrind", "--collect-atstart=no",
-                            f"--callgrind-out-file={tmp}/cg.%p", BENCH, "--iterations=200",
-                            "--no-pin", f"--benchmark_filter={ab_runs.exact_filter([ROW, OTHER])}"],
+                            f"--callgrind-out-file={tmp}/cg.%p", os.path.join(tmp, "parse_bench"),
+                            "--iterations=200", "--no-pin",
+                            f"--benchmark_filter={ab_runs.exact_filter([ROW, OTHER])}"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
-                           timeout=300, check=True)
+                           timeout=300, check=True, cwd=tmp)
             return {row: events["Ir"] for row, events in icount.collect(tmp).items()}
 
     def test_five_percent_more_instructions_zero_none(self):
