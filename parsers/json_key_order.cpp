@@ -8,6 +8,13 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// A byte of a number or of true/false/null: anything else outside a string is structure, or a
+// byte JSON does not have there (then the order is not read).
+bool is_literal_byte(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+         c == '+' || c == '.';
+}
+
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -143,7 +150,10 @@ bool JsonKeyOrder::read(std::string_view json) {
     bool key_next;
   };
   std::vector<Open> open;
-  for (std::size_t i = 0; i < json.size();) {
+  // A UTF-8 byte order mark before the text: Qt's fromJson skips it, so the order must too
+  // (read as a literal, it hid the first object, and the walk asked for objects never read).
+  const std::size_t bom = json.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (std::size_t i = bom; i < json.size();) {
     const char c = json[i];
     if (is_space(c) || c == ':') {
       ++i;
@@ -174,8 +184,7 @@ bool JsonKeyOrder::read(std::string_view json) {
     } else {
       const std::size_t start = i;
       bool fraction = false;
-      while (i < json.size() && !is_space(json[i]) && json[i] != ',' && json[i] != ']' &&
-             json[i] != '}') {
+      while (i < json.size() && is_literal_byte(json[i])) {
         fraction = fraction || json[i] == '.' || json[i] == 'e' || json[i] == 'E';
         ++i;  // a number or literal
       }

@@ -60,7 +60,7 @@ class Qt6JsonDom {
     Status s = parse(message);
     if (!s.ok()) return s;
     if (!key_order_.read(message.view())) {
-      return Status::invalid("the members' order of this message cannot be read (Qt sorts them)");
+      return order_unread();
     }
     order_ = &key_order_;
     objects_ = numbers_ = 0;
@@ -86,6 +86,11 @@ class Qt6JsonDom {
   template <class Sink>
   Status member_as_sent(const QJsonObject& o, std::size_t object, qsizetype index, Sink& sink,
                         QJsonValue* v) {
+    // Qt's tree and the order read from the bytes must be the same objects; should Qt ever
+    // read one the order did not, refuse rather than index past it.
+    if (object >= order_->objects()) {
+      return order_unread();
+    }
     const std::span<const std::string_view> keys = order_->keys(object);
     if (static_cast<qsizetype>(keys.size()) != o.size()) return duplicate_key(keys);
     const std::string_view key = keys[static_cast<std::size_t>(index)];
@@ -97,6 +102,10 @@ class Qt6JsonDom {
     if (!sink.key(key)) return Status::stopped();
     *v = it.value();
     return Status::success();
+  }
+
+  static Status order_unread() {
+    return Status::invalid("the members' order of this message cannot be read (Qt sorts them)");
   }
 
   static Status duplicate_key(std::span<const std::string_view> keys) {
