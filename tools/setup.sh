@@ -23,9 +23,8 @@ done
 # bench.icount, strace for tools/callcount, Chart.js and markdown for the report page): TOOLS.
 # Tools only the tests use: TEST_TOOLS (clang for the asan preset and libFuzzer, clang-format
 # for tools/check_format.sh, xmllint, PostgreSQL for tools/track's store tests, chromium and
-# selenium for the page's browser tests, setuptools and wheel for the package test). Leaving
-# them out of the main command saves 135 of 1,372 packages, 265 of 959 MB to download on a
-# fresh machine (docs/building.md "Packages").
+# selenium for the page's browser tests, setuptools and wheel for the package test); what
+# leaving them out of the main command saves: docs/building.md "Packages".
 here=$(dirname "$0")
 LIBRARIES=$(sed -n 's/^# apt: //p' "$here/../cmake/dependencies.cmake")
 TOOLS="

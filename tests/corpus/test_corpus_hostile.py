@@ -168,14 +168,18 @@ def tag_mismatch(data):
 
 
 class HostileTest(unittest.TestCase):
+    def hostile_entries(self, fmt, seen):
+        """(entry, bytes, error class) of every hostile file of a format, each class added to
+        seen; every entry's note is one line."""
+        for e in entries(hostile=True, fmt=fmt):
+            seen.add(e['error_class'])
+            self.assertTrue(e['note'] and '\n' not in e['note'], e['path'])
+            yield e, read(e), e['error_class']
+
     def test_hostile_xml(self):
         lxml_parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
         seen = set()
-        for e in entries(hostile=True, fmt='xml'):
-            data = read(e)
-            cls = e['error_class']
-            seen.add(cls)
-            self.assertTrue(e['note'] and '\n' not in e['note'], e['path'])
+        for e, data, cls in self.hostile_entries('xml', seen):
             with self.subTest(path=e['path'], error_class=cls):
                 self.check_xml(cls, data, lxml_parser)
         self.assertEqual(seen, set(EXPECTED_EXPAT_ERRORS) | DTD_CLASSES | RESOURCE_CLASSES
@@ -284,11 +288,7 @@ class HostileTest(unittest.TestCase):
                     'bom': json.JSONDecodeError, 'number-edge': None, 'many-members': None,
                     'trailing-content': json.JSONDecodeError}
         seen = set()
-        for e in entries(hostile=True, fmt='json'):
-            data = read(e)
-            cls = e['error_class']
-            seen.add(cls)
-            self.assertTrue(e['note'] and '\n' not in e['note'], e['path'])
+        for e, data, cls in self.hostile_entries('json', seen):
             with self.subTest(path=e['path'], error_class=cls):
                 if cls == 'many-members':
                     # Valid JSON: one object holding more members than Limits::max_members.
