@@ -35,6 +35,7 @@ struct Member {
   const Type* type;       // member type
   bool repeated = false;  // maxOccurs > 1: `type` is an array whose items stand one element each,
                           // without a wrapper, in order
+  std::string_view ns = {};  // a user's WSDL, literal use: the element's namespace ("" unqualified)
 };
 
 struct StructDef {
@@ -43,10 +44,11 @@ struct StructDef {
 };
 
 struct Param {
-  std::string_view name;  // parameter element / position name
-  const Type* type;       // parameter type
-  bool optional = false;  // may be absent (trailing params only)
-  bool repeated = false;  // maxOccurs > 1: `type` is an array whose items stand one element each
+  std::string_view name;     // parameter element / position name
+  const Type* type;          // parameter type
+  bool optional = false;     // may be absent (trailing params only)
+  bool repeated = false;     // maxOccurs > 1: `type` is an array whose items stand one element each
+  std::string_view ns = {};  // a user's WSDL, literal use: the element's namespace ("" unqualified)
 };
 
 struct Operation {
@@ -64,6 +66,7 @@ struct Operation {
   bool result_repeated = false;       // the result element occurs any number of times: an array
   bool result_optional = false;       // the result element may be absent (minOccurs="0"): nil
   bool result_members = false;        // the response element's children are the result's members
+  std::string_view result_ns = {};    // the result element's namespace (as Param::ns)
   std::string_view soap_action = {};  // the binding's soapAction ("" when none)
   // The SOAP binding a user's WSDL gives the operation (`soapbench call --wsdl`); the built-in
   // service's operations leave it empty (they are served in every family at one address).

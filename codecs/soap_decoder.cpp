@@ -43,6 +43,7 @@ void SoapDecoder::reset(const Contract* contract) {
   text_.clear();
   seen_operation_ = false;
   encoded_ = false;
+  checks_element_ns_ = false;
   operation_ = nullptr;
   fault_code_text_.clear();
   fault_parts_ = 0;
@@ -126,7 +127,7 @@ bool SoapDecoder::start_element(std::string_view qname, XmlAttributes attributes
       ok = open_in_operation(parent, local, uri, attributes);
       break;
     case Frame::value:
-      ok = open_in_value(parent, local, attributes);
+      ok = open_in_value(parent, local, uri, attributes);
       break;
     case Frame::replay_root:
       ok = open_value(parent.type, parent.target, attributes);
@@ -227,6 +228,7 @@ bool SoapDecoder::open_operation(std::string_view local, std::string_view uri,
     return open_dynamic_operation(local);
   }
   operation_ = op;
+  checks_element_ns_ = op->binding.use == "literal";
   // A document/literal wrapper is declared in the default namespace (unprefixed); rpc
   // styles prefix the operation element. Decisive when the element has no children.
   if (session_.family == Family::soap11_rpc_literal && !uri.empty() && qname_prefix_.empty()) {
@@ -285,12 +287,14 @@ bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
     if (parent.has_child) {
       return session_.fail(fault::invalid_params, "more than one result element");
     }
+    if (checks_element_ns_ && !check_element_ns(local, uri, operation_->result_ns)) return false;
     parent.has_child = true;
     return open_value(operation_->result, &out.result, attributes);
   }
   for (std::size_t i = 0; i < operation_->params.size(); ++i) {
     const Param& p = operation_->params[i];
     if (p.name != local) continue;
+    if (checks_element_ns_ && !check_element_ns(local, uri, p.ns)) return false;
     if (p.repeated) {
       for (const auto& [param, slot] : repeated_at_) {
         if (param == i) return open_occurrence(*p.type, out.params[slot], attributes);
@@ -309,7 +313,24 @@ bool SoapDecoder::open_in_operation(FrameState& parent, std::string_view local,
                                                   std::string(operation_->name));
 }
 
-bool SoapDecoder::open_in_value(FrameState& parent, std::string_view local,
+bool SoapDecoder::check_element_ns(std::string_view local, std::string_view uri,
+                                   std::string_view declared) {
+  // Document/literal messages only: SOAP encoding names accessors by its own rules, and a message
+  // read as rpc/literal has part accessors in no namespace (WS-I Basic Profile R2735).
+  const bool literal_document =
+      session_.family == Family::soap11_doc_literal ||
+      (session_.family == Family::soap12_doc_literal && !encoding_declared_);
+  if (uri == declared || !literal_document) return true;
+  const auto name = [](std::string_view ns) {
+    return ns.empty() ? std::string("no namespace") : "namespace '" + std::string(ns) + "'";
+  };
+  return session_.fail(fault::invalid_params, "the WSDL does not fit the message: <" +
+                                                  std::string(local) + "> is in " + name(uri) +
+                                                  ", its schema puts it in " + name(declared) +
+                                                  " (elementFormDefault / form=)");
+}
+
+bool SoapDecoder::open_in_value(FrameState& parent, std::string_view local, std::string_view uri,
                                 XmlAttributes attributes) {
   // `dynamic` first: typed values (every message the contract names) skip the shapes() lookup.
   if (parent.type->dynamic &&
@@ -330,6 +351,7 @@ bool SoapDecoder::open_in_value(FrameState& parent, std::string_view local,
       return session_.fail(fault::invalid_params,
                            "unknown member " + std::string(local) + " of " + std::string(t.name));
     }
+    if (m != nullptr && checks_element_ns_ && !check_element_ns(local, uri, m->ns)) return false;
     if (m != nullptr && m->repeated) {
       return open_repeated_member(*m, *parent.target, local, attributes);
     }

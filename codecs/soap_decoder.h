@@ -92,7 +92,11 @@ class SoapDecoder : private ElementDecoder {
   bool open_in_operation(FrameState& parent, std::string_view local, std::string_view uri,
                          XmlAttributes attributes);
   // Opens an array item or a struct member of the value `parent`.
-  bool open_in_value(FrameState& parent, std::string_view local, XmlAttributes attributes);
+  bool open_in_value(FrameState& parent, std::string_view local, std::string_view uri,
+                     XmlAttributes attributes);
+  // Fails an element of a document/literal message whose namespace is not the one the WSDL's schema
+  // gives it (`declared`, "" unqualified); true when it is.
+  bool check_element_ns(std::string_view local, std::string_view uri, std::string_view declared);
   // Opens an occurrence of a repeated param or member: `slot` holds the array of occurrences
   // (made here on the first one), `type` its array type.
   bool open_occurrence(const Type& type, Value& slot, XmlAttributes attributes);
@@ -162,6 +166,8 @@ class SoapDecoder : private ElementDecoder {
   std::string text_;                      // character data of the innermost leaf element
   bool seen_operation_ = false;           // the Body's first element was read
   bool encoded_ = false;                  // encodingStyle or xsi:type seen
+  bool checks_element_ns_ = false;        // a user's WSDL's literal operation: each element's
+                                          // namespace is its schema's (Member::ns, Param::ns)
   const Operation* operation_ = nullptr;  // the operation of this message
   std::string fault_code_text_;           // the fault's detail code text
   unsigned fault_parts_ = 0;              // the Fault's children seen (soap_fault.cpp's bits)

@@ -163,7 +163,7 @@ void Reader::document_messages(Operation& op, const XmlNode& port_op) {
       op.ns = builder_.name(target_namespace(decl));
       op.request_element = name == op.name ? std::string_view() : name;
       for (const Particle& p : children) {
-        op.params.push_back({p.name, p.type, p.optional, p.repeated});
+        op.params.push_back({p.name, p.type, p.optional, p.repeated, p.ns});
       }
     } else {
       op.response_element = name;
@@ -210,6 +210,7 @@ void Reader::set_result(Operation& op, const std::vector<Particle>& parts, std::
     op.result = parts.front().type;
     op.result_repeated = parts.front().repeated;
     op.result_optional = parts.front().optional;
+    op.result_ns = parts.front().ns;
     return;
   }
   Type& t = builder_.new_type(Kind::structure, name);

@@ -297,7 +297,7 @@ std::vector<Particle> Reader::particles(const XmlNode& complex_type, std::string
                           std::string(base->name) + ", which is not a struct"};
       }
       for (const Member& m : base->structure->members) {
-        out.push_back({m.name, m.type, m.repeated, true});
+        out.push_back({m.name, m.type, m.repeated, true, m.ns});
       }
       for (const XmlNode& g : ext.children) {
         if (is_xsd(g, "attribute") || is_xsd(g, "attributeGroup")) {
@@ -344,7 +344,20 @@ Particle Reader::particle(const XmlNode& element, bool optional_all) {
   const Type* type = element_type(element);
   const bool repeated = repeats(element);
   return {builder_.name(name), repeated ? array_of(*type) : type, repeated,
-          optional_all || optional(element)};
+          optional_all || optional(element), builder_.name(element_ns(element))};
+}
+
+std::string_view Reader::element_ns(const XmlNode& decl) const {
+  // XML Schema 1.0 Part 1 §3.3.2: a global element (or a reference to one) is in its schema's
+  // target namespace; a local one only when qualified, by form= or else elementFormDefault.
+  if (const std::string_view ref = attr(decl, "ref"); !ref.empty()) {
+    return target_namespace(global_element(decl, ref));
+  }
+  const XmlNode* schema = schema_of(decl);
+  if (schema == nullptr || decl.parent == schema) return target_namespace(decl);
+  std::string_view form = trim_xml_space(attr(decl, "form"));
+  if (form.empty()) form = trim_xml_space(attr(*schema, "elementFormDefault"));
+  return form == "qualified" ? target_namespace(decl) : std::string_view();
 }
 
 const Type* Reader::array_of(const Type& item) {
@@ -355,7 +368,7 @@ const Type* Reader::array_of(const Type& item) {
 
 StructDef& Reader::struct_of(const std::vector<Particle>& parts, std::string_view name) {
   StructDef& s = builder_.new_struct(name);
-  for (const Particle& p : parts) s.members.push_back({p.name, p.type, p.repeated});
+  for (const Particle& p : parts) s.members.push_back({p.name, p.type, p.repeated, p.ns});
   return s;
 }
 

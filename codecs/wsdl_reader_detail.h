@@ -32,10 +32,11 @@ using QName = std::pair<std::string, std::string>;  // (namespace, local name)
 
 // One element of a sequence/all/choice, as members and params need it.
 struct Particle {
-  std::string_view name;  // element name
-  const Type* type;       // its type; an array of it when repeated
-  bool repeated;          // maxOccurs > 1
-  bool optional;          // minOccurs = 0, or inside a choice
+  std::string_view name;     // element name
+  const Type* type;          // its type; an array of it when repeated
+  bool repeated;             // maxOccurs > 1
+  bool optional;             // minOccurs = 0, or inside a choice
+  std::string_view ns = {};  // its namespace in a message (element_ns); "" unqualified
 };
 
 inline bool is_xsd(const XmlNode& n, std::string_view local) {
@@ -65,6 +66,14 @@ inline std::string_view target_namespace(const XmlNode& n) {
     if (is_xsd(*p, "schema") || is_wsdl(*p, "definitions")) return attr(*p, "targetNamespace");
   }
   return {};
+}
+
+// The xsd:schema that holds `n`, or nullptr.
+inline const XmlNode* schema_of(const XmlNode& n) {
+  for (const XmlNode* p = &n; p != nullptr; p = p->parent) {
+    if (is_xsd(*p, "schema")) return p;
+  }
+  return nullptr;
 }
 
 // The first child in XML Schema's namespace that is not an annotation, or nullptr.
@@ -121,6 +130,7 @@ class Reader {
   void collect(const XmlNode& group, std::string_view owner, bool optional_all,
                std::vector<Particle>& out);
   Particle particle(const XmlNode& element, bool optional_all);
+  std::string_view element_ns(const XmlNode& decl) const;
   const Type* array_of(const Type& item);
   StructDef& struct_of(const std::vector<Particle>& parts, std::string_view name);
 

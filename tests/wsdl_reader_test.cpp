@@ -203,6 +203,58 @@ TEST(WsdlReader, ResponsesOneRepeatedOptionalOrSeveralChildren) {
             R"({"kind":"response","method":"op","result":[]})");
 }
 
+// Element qualification (XML Schema 1.0 Part 1 section 3.3.2): a local element is in the
+// schema's namespace when elementFormDefault (or its form=) says "qualified", else in none; a
+// ref= takes the global element's. A document/literal message that puts an element elsewhere does
+// not fit the WSDL: refused, naming the element and both namespaces, never typed as if it did.
+TEST(WsdlReader, DocumentLiteralElementsAreInTheNamespaceTheirSchemaGives) {
+  const std::string person =
+      R"(<xs:complexType name="P"><xs:sequence><xs:element name="n" type="xs:string"/>)"
+      R"(<xs:element name="age" type="xs:int" form="unqualified"/></xs:sequence></xs:complexType>)"
+      R"(<xs:element name="id" type="xs:int"/>)";
+  const sb::rpc::Contract qualified = load(
+      "qualified.wsdl",
+      doc_literal_wsdl(person,
+                       R"(<xs:sequence><xs:element name="p" type="t:P"/><xs:element ref="t:id"/>)"
+                       R"(</xs:sequence>)",
+                       R"(<xs:sequence><xs:element name="r" type="xs:int"/></xs:sequence>)"));
+  const std::string fits =
+      envelope(R"(<t:op xmlns:t="urn:t"><t:p><t:n>x</t:n><age>3</age></t:p><t:id>7</t:id></t:op>)");
+  EXPECT_EQ(decode("expat/sax", fits, &qualified),
+            R"({"kind":"call","method":"op","params":[{"n":"x","age":3},7]})");
+  // The same values with <age> qualified, which form="unqualified" keeps out of urn:t.
+  const std::string qualified_age = envelope(
+      R"(<t:op xmlns:t="urn:t"><t:p><t:n>x</t:n><t:age>3</t:age></t:p><t:id>7</t:id></t:op>)");
+  EXPECT_EQ(decode("expat/sax", qualified_age, &qualified),
+            "error: the WSDL does not fit the message: <age> is in namespace "
+            "'urn:t', its schema puts it in no namespace (elementFormDefault / form=)");
+  // A param in another namespace than its schema's (a default namespace on the wrapper).
+  const std::string foreign_param =
+      envelope(R"(<t:op xmlns:t="urn:t"><p xmlns="urn:other"><n>x</n></p><t:id>7</t:id></t:op>)");
+  EXPECT_NE(decode("pugixml/dom", foreign_param, &qualified)
+                .find("<p> is in namespace 'urn:other', its schema puts it in namespace 'urn:t'"),
+            std::string::npos);
+
+  // elementFormDefault absent: local elements unqualified; a message that qualifies them
+  // (node-soap's Dummy samples, SOAP::Lite's document/literal) is refused.
+  std::string unqualified_wsdl =
+      doc_literal_wsdl("", R"(<xs:sequence><xs:element name="a" type="xs:int"/></xs:sequence>)",
+                       R"(<xs:sequence><xs:element name="r" type="xs:int"/></xs:sequence>)");
+  const std::string form_default = R"( elementFormDefault="qualified")";
+  unqualified_wsdl.erase(unqualified_wsdl.find(form_default), form_default.size());
+  const sb::rpc::Contract unqualified = load("unqualified.wsdl", unqualified_wsdl);
+  EXPECT_EQ(decode("expat/sax", envelope(R"(<t:op xmlns:t="urn:t"><a>1</a></t:op>)"), &unqualified),
+            R"({"kind":"call","method":"op","params":[1]})");
+  EXPECT_EQ(decode("expat/sax", envelope(R"(<op xmlns="urn:t"><a>1</a></op>)"), &unqualified),
+            "error: the WSDL does not fit the message: <a> is in namespace "
+            "'urn:t', its schema puts it in no namespace (elementFormDefault / form=)");
+  EXPECT_NE(
+      decode("libxml2/sax",
+             envelope(R"(<t:opResponse xmlns:t="urn:t"><t:r>1</t:r></t:opResponse>)"), &unqualified)
+          .find("<r> is in namespace 'urn:t', its schema puts it in no namespace"),
+      std::string::npos);
+}
+
 TEST(WsdlReader, SoapEncodingArraysAndRecursiveTypes) {
   const std::string wsdl = R"(<definitions xmlns="http://schemas.xmlsoap.org/wsdl/"
     xmlns:soap="http://schemas.xmlsoap.org/wsdl/soap/" xmlns:xsd="http://www.w3.org/2001/XMLSchema"

@@ -21,8 +21,6 @@ SOAPBENCH = None
 # the WSDL typing is shared code. Key: the message's path in the manifest; value: the verdict and
 # a piece of the reason that must stay in what the user sees.
 GAPS = {
-    "node-soap/request-response-samples/Dummy__should_handle_minOccurs_and_maxOccurs/"
-    "response.xml": ("wrong", "its WSDL does not fit it"),  # elementFormDefault not checked
     "node-soap/request-response-samples/IndienenBericht__should_work_with_deeply_nested_XML_"
     "messages/response.xml": ("refused", "<xsd:any>"),  # wildcard content is not typed
     "node-soap/request-response-samples/readMetadata__should_respect_xsi_type_attribute/"

@@ -141,27 +141,29 @@ class SoapLiteTest(unittest.TestCase):
         # rpc/encoded carries xsi:type: the same values without the WSDL.
         self.assertEqual(decode([os.path.join(self.tmp.name, "rpcenc.call.xml")])[1], lines[:1])
 
+    # SOAP::Lite writes the wrapper with a default namespace (xmlns="urn:HelloWorld"), so every
+    # child is in urn:HelloWorld, where its example schemas (no elementFormDefault) put them in
+    # no namespace: its literal traffic does not fit its own WSDLs (XML Schema 1.0 Part 1
+    # section 3.3.2; WS-I Basic Profile R2735 for rpc/literal's part accessors). Refused, naming
+    # the element and both namespaces, never typed as if it fitted (docs/corpus.md).
+    def assert_does_not_fit(self, style, wsdl_name, elements):
+        status, lines, errors = self.exchange(style, wsdl_name)
+        self.assertEqual(status, 1)
+        self.assertEqual(lines, [None] * len(elements))
+        for error, element in zip(errors, elements):
+            self.assertIn(f"the WSDL does not fit the message: <{element}> is in namespace "
+                          "'urn:HelloWorld', its schema puts it in no namespace", error)
+
     def test_rpc_literal(self):
-        status, lines, errors = self.exchange("rpclit", "rpclit")
-        self.assertEqual(status, 0, errors)
-        self.assertEqual(lines, [
-            '{"kind":"call","method":"sayHello","params":[{"name":"Kutter","givenName":"Martin"}]}',
-            '{"kind":"response","method":"sayHello","result":{"sayHelloResult":"Hello Martin Kutter"}}'])
+        self.assert_does_not_fit("rpclit", "rpclit", ["parameters", "parameters"])
 
     def test_rpc_literal_as_the_example_script_sends_it(self):
-        # say_hello_rpclit.pl wraps the parameters in a soapenc:Array its WSDL does not declare:
-        # refused, naming the element, never guessed.
-        status, lines, errors = self.exchange("rpclit-example", "rpclit")
-        self.assertEqual(status, 1)
-        self.assertIsNone(lines[0])
-        self.assertIn("unknown member Array of sayHello", errors[0])
+        # say_hello_rpclit.pl also wraps the parameters in a soapenc:Array its WSDL does not
+        # declare; the qualified accessor is met first.
+        self.assert_does_not_fit("rpclit-example", "rpclit", ["parameters", "parameters"])
 
     def test_document_literal(self):
-        status, lines, errors = self.exchange("doclit", "doclit")
-        self.assertEqual(status, 0, errors)
-        self.assertEqual(lines, ['{"kind":"call","method":"sayHello","params":["Kutter","Martin"]}',
-                                 '{"kind":"response","method":"sayHello","result":'
-                                 '"Hello Martin Kutter"}'])
+        self.assert_does_not_fit("doclit", "doclit", ["name", "sayHelloResult"])
 
 
 class PublishedWsdlTest(unittest.TestCase):
