@@ -76,6 +76,23 @@ class RealWorldTest(Tmp):
         self.assertIn("The messages that need a WSDL, with it", text)
         self.assertIn('<code>{"kind":"call","params":[&lt;1&gt;]}</code>', page.md_html(text))
 
+    def test_the_headline_timings_render_as_a_compare_run(self):
+        doc = document(committed_run(self.tmp).data)
+        without = real_world.markdown(real_world.compute(self.run_with(doc)), None)
+        self.assertNotIn("Timed: the headline real-world messages", without)
+        # tools/wild --time keeps a soapbench compare document (tests/data/compare/'s) inside.
+        doc["timings"] = load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "data",
+                                           "compare", "compare.json"))
+        text = real_world.markdown(real_world.compute(self.run_with(doc)), None)
+        self.assertIn("### Timed: the headline real-world messages", text)
+        self.assertIn(f"`{real_world.TIMED_COMMAND}`", text)
+        self.assertIn("`soapbench compare` on 3 of the wild corpus's messages", text)
+        self.assertIn("| `fixture/getRate.call.xml` |", text)
+        # Not a compare document: no timings shown.
+        doc["timings"] = {"benchmarks": []}
+        self.assertNotIn("Timed:", real_world.markdown(real_world.compute(self.run_with(doc)),
+                                                       None))
+
     def test_a_wrong_answer_takes_the_adapter_out_of_the_recommendation(self):
         _c, before = self.rows(committed_run(self.tmp))
         jsonrpc = {r["family"]: r for r in before["rows"]}["jsonrpc"]

@@ -10,6 +10,9 @@ Verdicts per (message, adapter):
 With --with-wsdl the messages that need a WSDL are decoded with it (--wsdl FILE) and judged against
 canonical_with_wsdl (typed) or with_wsdl_refused (refused); the other messages are left out.
 --both runs the two passes, without WSDLs and then with them.
+--time [SECONDS] then times the headline messages (per family the largest and the median-sized typed
+without a WSDL, sbtools.wild_timing) with every adapter, within SECONDS, and keeps the
+`soapbench compare` document in --json's document under "timings".
 --json FILE writes every verdict as a result document (tool "tools/wild", machine_id, context,
 verdicts): `tools/results save` keeps it in results/<machine-id>/ and tools/report draws its
 "Real-world messages" section and right-answers check from it (`ctest -R bench.wild` writes one
@@ -26,7 +29,7 @@ import subprocess
 import sys
 import time
 
-from sbtools import paths, store
+from sbtools import paths, store, wild_timing
 from sbtools.gbench import ResultError
 
 VERDICTS = ("right", "refused", "wrong")
@@ -161,21 +164,25 @@ def run(soapbench, corpus_dir, parsers=None, with_wsdl=False, progress=None):
     return out
 
 
-def document(verdicts, soapbench, corpus_dir, argv):
-    """The --json result document: every verdict ({"with_wsdl": the pass}) and the run's context
-    (machine, date, commit, command), the shape `tools/results save` and tools/report read."""
+def document(verdicts, soapbench, corpus_dir, argv, timings=None):
+    """The --json result document: every verdict ({"with_wsdl": the pass}), the run's context
+    (machine, date, commit, command) and, with --time, the compare document ("timings"): the shape
+    `tools/results save` and tools/report read."""
     try:  # the machine folder it is filed under: this build's (sbtools.store.this_machine)
         machine = store.this_machine(paths.RESULTS_DIR, os.path.dirname(soapbench))
     except ResultError as err:
         print(f"tools/wild: no machine_id in the document ({err})", file=sys.stderr)
         machine = None
-    return {"tool": TOOL, "machine_id": machine,
+    doc = {"tool": TOOL, "machine_id": machine,
             "context": {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                         "git_sha": store.source_sha(), "corpus": paths.rel(corpus_dir),
                         "command": " ".join([TOOL, *argv])},
             "verdicts": [{"path": e["path"], "family": e["family"], "adapter": ad,
                           "with_wsdl": w, "verdict": v, "detail": d}
                          for e, ad, v, d, w in verdicts]}
+    if timings is not None:
+        doc["timings"] = timings
+    return doc
 
 
 def table(verdicts):
@@ -213,6 +220,11 @@ def main(argv=None):
                     help="exit 1 when a verdict is wrong (default), wrong or refused, or never")
     ap.add_argument("--details", action="store_true",
                     help="one line per message and adapter that is not right")
+    ap.add_argument("--time", type=float, nargs="?", const=wild_timing.DEFAULT_BUDGET_S,
+                    metavar="SECONDS",
+                    help="then time the headline messages (per family the largest and the "
+                         "median-sized) with every adapter within SECONDS (default "
+                         f"{wild_timing.DEFAULT_BUDGET_S})")
     ap.add_argument("--json", metavar="FILE",
                     help="write every verdict to FILE as a result document (tools/report's "
                          "\"Real-world messages\")")
@@ -222,13 +234,25 @@ def main(argv=None):
         print(f"tools/wild: no soapbench at {a.soapbench} (build it, or give --soapbench)",
               file=sys.stderr)
         return 2
+    if a.time is not None and not a.time > 0:
+        print("tools/wild: --time takes a positive number of seconds", file=sys.stderr)
+        return 2
     verdicts = []  # (entry, adapter, verdict, detail, with_wsdl)
+    timings = None
+    say = lambda s: print("tools/wild: " + s, file=sys.stderr)  # noqa: E731
     try:
         for with_wsdl in ([False, True] if a.both else [a.with_wsdl]):
             verdicts += [(*v, with_wsdl) for v in run(
                 a.soapbench, a.corpus, set(a.parser), with_wsdl,
-                progress=lambda s: print("tools/wild: " + s, file=sys.stderr))]
-    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as err:
+                progress=say)]
+        if a.time:
+            timings = wild_timing.run(a.soapbench, a.corpus, load_manifest(a.corpus)["entries"],
+                                      a.time, set(a.parser), progress=say)
+    except subprocess.CalledProcessError as err:
+        print(f"tools/wild: {' '.join(map(str, err.cmd[:3]))} failed ({err.returncode}): "
+              f"{(err.stderr or '').strip()[-400:]}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired) as err:
         print(f"tools/wild: {err}", file=sys.stderr)
         return 2
     if a.details:
@@ -242,7 +266,7 @@ def main(argv=None):
         print(format_table(table([v for v in verdicts if v[4] == w])))
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
-            json.dump(document(verdicts, a.soapbench, a.corpus, argv), f, indent=1)
+            json.dump(document(verdicts, a.soapbench, a.corpus, argv, timings), f, indent=1)
     wrong = sum(1 for v in verdicts if v[2] == "wrong")
     if wrong:
         print(f"tools/wild: {wrong} wrong answer(s): see --details or tools/report's "

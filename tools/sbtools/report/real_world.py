@@ -13,6 +13,7 @@ from collections import OrderedDict, defaultdict
 from sbtools import names
 from sbtools.fmt import md_escape, table
 from sbtools.paths import rel
+from sbtools.report import your_messages
 from sbtools.report.data import families_in
 
 TITLE = "Real-world messages"
@@ -20,6 +21,7 @@ SOURCE = "wild"
 TOOL = "tools/wild"       # the document's "tool" (sbtools.wild.TOOL)
 ANCHOR = "real-world-messages"
 COMMAND = "tools/wild --both --details"   # reproduces the verdicts, naming every one not right
+TIMED_COMMAND = "tools/wild --both --time --json FILE"   # bench.wild's, timings included
 PRODUCE = ("`ctest --test-dir build -R bench.wild` (part of `ctest -L bench`) or "
            "`tools/wild --both --json FILE` writes one; `tools/report --wild FILE` names it")
 # The HTML's line for a report without the document (report.page.missing_text).
@@ -29,17 +31,19 @@ SHOWN = 5                 # files named per wrong answer kind or refusal reason
 
 
 def verdicts_of(run):
-    """(path, [verdict dicts], error): the document's verdicts, adapters as benchmark names
-    (pugixml/dom -> pugixml-dom); None without a document."""
+    """(path, [verdict dicts], error, timings): the document's verdicts, adapters as benchmark
+    names (pugixml/dom -> pugixml-dom), and its compare document of the headline messages (None
+    without --time); None without a document."""
     got = run.read(SOURCE)
     if not got:
         return None
     path, doc, error = got
     if doc is None or not isinstance(doc, dict) or doc.get("tool") != TOOL or \
             not isinstance(doc.get("verdicts"), list):
-        return path, [], error or f"not a `{TOOL}` document"
+        return path, [], error or f"not a `{TOOL}` document", None
     out = [dict(v, adapter=names.field(v["adapter"])) for v in doc["verdicts"]]
-    return path, out, None
+    timings = doc.get("timings")
+    return path, out, None, timings if your_messages.is_compare(timings) else None
 
 
 def message(v):
@@ -74,12 +78,12 @@ def compute(run):
     got = verdicts_of(run)
     if not got:
         return None
-    path, verdicts, error = got
+    path, verdicts, error, timings = got
     if error:
         return {"path": path, "error": error}
     fams = families_in(run.data, [(None, v["family"]) for v in verdicts])
     return {"path": path, "verdicts": verdicts, "counts": counts(verdicts),
-            "shared": shared(verdicts), "families": fams}
+            "shared": shared(verdicts), "families": fams, "timings": timings}
 
 
 def cell(c):
@@ -175,7 +179,12 @@ def markdown(d, _charts):
             text += [f"{head} (right / refused / wrong):", "", grid(d, with_wsdl), ""]
     refusals = refusal_lines(d)
     if refusals:
-        text += ["Refused where the manifest expects an answer, by reason:", ""] + refusals
+        text += ["Refused where the manifest expects an answer, by reason:", ""] + refusals + [""]
+    if d.get("timings"):
+        text += ["### Timed: the headline real-world messages", "",
+                 "Per family the largest and the median-sized message typed without a WSDL "
+                 f"(`{TIMED_COMMAND}`, sbtools.wild_timing), decoded by every adapter:", "",
+                 your_messages.render([d["timings"]], whose="the wild corpus's messages")]
     return "\n".join(text).rstrip()
 
 

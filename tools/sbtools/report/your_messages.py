@@ -186,8 +186,9 @@ def _table(head, body, left=1):
     return "\n".join(lines)
 
 
-def render(docs, max_left_out=40):
-    """The section's Markdown for the compare documents `docs` (the newest last), or ""."""
+def render(docs, max_left_out=40, whose="your messages"):
+    """The section's Markdown for the compare documents `docs` (the newest last), or ""; `whose`
+    names the messages in its first line."""
     docs = [d for d in docs if is_compare(d)]
     if not docs:
         return ""
@@ -195,7 +196,7 @@ def render(docs, max_left_out=40):
     row_list = rows(doc)
     facts = messages(doc)
     reps = max((r["reps"] for r in row_list), default=0)
-    text = [f"`soapbench compare` on {len(facts)} of your messages ({reps} repetitions, randomly "
+    text = [f"`soapbench compare` on {len(facts)} of {whose} ({reps} repetitions, randomly "
             "interleaved). Before timing, every adapter's walk Digest and decoded value were "
             "compared: the reference is what most adapters that accept the message produce (ties "
             "broken by libxml2 and RapidJSON); an adapter that refuses or disagrees is named below "
