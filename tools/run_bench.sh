@@ -22,7 +22,7 @@ expected() {
   [ -f "$cost" ] || return 0
   ctest --preset bench -N "$@" 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p' |
     awk -v f="$cost" 'BEGIN { while ((getline l < f) > 0) { split(l, p, " "); c[p[1]] = p[3] } }
-      { s += c[$1]; n += ($1 in c) } END { if (n) printf " (about %d s by the last run here)", s }'
+      { s += c[$1]; n += (c[$1] > 0) } END { if (n && s >= 1) printf " (about %d s by the last run here)", s }'
 }
 # Runs the bench tests selected by "$@" after a progress line; a Ctrl-C stops them (stopped=1).
 run_tests() {

@@ -364,6 +364,7 @@ class ReportTest(Tmp):
         with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
             text = f.read()
         self.assertLess(text.index(f"> **{status}**"), text.index("## Contents"))
+        self.assertIn(f"--status '{status}'", text)  # the command as it can be run again
         with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
             page = f.read()
         line = ('<p class="note run-status" role="status"><b>Still running: the other benchmark '
