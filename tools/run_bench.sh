@@ -5,10 +5,38 @@
 # results/<machine-id>/ and records them into the history (tools/track's default store), writes
 # the report and prints a summary, with the time of each step. Exits non-zero when the build or a
 # benchmark failed or a benchmark regressed, after the report.
+#
+# The answer first (issue 42): bench.parse, which the first screen is drawn from, runs alone
+# first; the page is then written with what it measured and says the other sets are still
+# running, and is written again when they finish. Ctrl-C during the benchmarks stops them and
+# still writes the page from what was measured, saying so.
 set -eu
 cd "$(dirname "$0")/.."
+FIRST='^bench\.parse$'  # the set the first screen is drawn from (report.answer: decode rankings)
 # Seconds since $1 (date +%s).
 since() { echo $(( $(date +%s) - $1 )); }
+# "about N s" for the bench tests ctest selects with "$@", from this build's last run times
+# (ctest's CTestCostData.txt), or nothing on a first run.
+expected() {
+  cost=build/Testing/Temporary/CTestCostData.txt
+  [ -f "$cost" ] || return 0
+  ctest --preset bench -N "$@" 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p' |
+    awk -v f="$cost" 'BEGIN { while ((getline l < f) > 0) { split(l, p, " "); c[p[1]] = p[3] } }
+      { s += c[$1]; n += (c[$1] > 0) } END { if (n && s >= 1) printf " (about %d s by the last run here)", s }'
+}
+# Runs the bench tests selected by "$@" after a progress line; a Ctrl-C stops them (stopped=1).
+run_tests() {
+  echo "== benchmarks $1: $2$(shift 2; expected "$@") =="
+  shift 2
+  trap 'stopped=1; stopped_after=$(since "$t")' INT
+  ctest --preset bench "$@" || status=$?
+  trap - INT
+}
+# Writes the report and the page from build/results/ as they stand, with a status line ($1).
+interim_report() {
+  [ -f build/results/parse_bench.json ] || return 0
+  /usr/bin/python3 tools/report --html --status "$1" build/results/parse_bench.json || true
+}
 t=$(date +%s)
 tools/setup.sh --bench
 echo "== packages: $(since "$t") s =="
@@ -18,17 +46,43 @@ cmake --build --preset bench
 echo "== build: $(since "$t") s =="
 t=$(date +%s)
 status=0
-ctest --preset bench || status=$?
+stopped=0
+rm -f build/results/*.json
+run_tests 1/2 "bench.parse, the first screen's set" -R "$FIRST"
+if [ "$stopped" -eq 0 ]; then
+  interim_report "Still running: the other benchmark sets (ctest -L bench -E bench.parse); this \
+page is written again when they finish."
+  echo "== first screen: $(since "$t") s after the build =="
+  run_tests 2/2 "the other sets" -E "$FIRST"
+fi
 echo "== benchmarks: $(since "$t") s; raw results in build/results/ =="
 t=$(date +%s)
+if [ "$stopped" -ne 0 ]; then
+  echo "== stopped (Ctrl-C): saving what was measured and writing the page (Ctrl-C again to quit) =="
+fi
 if ls build/results/*.json >/dev/null 2>&1; then
   /usr/bin/python3 tools/results save || status=1
-  # History across runs (docs/ci.md "History across CI runs"): the default store.
-  /usr/bin/python3 tools/track record build/results/*.json || status=1
-  # tools/report prints "report: <path> (...)" and, with --summary, the fastest adapters per family.
-  /usr/bin/python3 tools/report --summary --html || status=1
+  # History across runs (docs/ci.md "History across CI runs"): the default store; a stopped run's
+  # partial results are not history.
+  if [ "$stopped" -eq 0 ]; then
+    /usr/bin/python3 tools/track record build/results/*.json || status=1
+    # tools/report prints "report: <path> (...)" and, with --summary, the fastest adapters per
+    # family.
+    /usr/bin/python3 tools/report --summary --html || status=1
+  fi
+fi
+if [ "$stopped" -ne 0 ]; then
+  # From the newest stored run of each set: this run's where they finished, older ones where
+  # they did not.
+  /usr/bin/python3 tools/report --summary --html --status "Stopped by Ctrl-C after the \
+benchmarks ran for ${stopped_after:-?} s: the sets that finished are this run's, the others the \
+newest stored before it (Run and reproduction lists each file with its date)." || status=1
 fi
 echo "== results and report: $(since "$t") s =="
+if [ "$stopped" -ne 0 ]; then
+  echo "== tools/run_bench.sh: stopped by Ctrl-C; the page holds what was measured ==" >&2
+  exit 130
+fi
 if [ "$status" -ne 0 ]; then
   echo "== tools/run_bench.sh: something failed or regressed (exit $status); see above ==" >&2
 fi

@@ -354,6 +354,27 @@ class ReportTest(Tmp):
         self.assertNotIn("## Round trip", text)
         self.check_charts(out, text, at_least=1)
 
+    def test_status_line_comes_first(self):
+        # tools/run_bench.sh writes the page after bench.parse with the other sets still running,
+        # and after a Ctrl-C with what was measured: the line says which, before the answer.
+        out = self.path("status")
+        status = "Still running: the other benchmark sets <ctest -L bench -E bench.parse>"
+        tool("report", RERUN_A, "--out-dir", out, "--no-charts", "--html", "--status", status,
+             check=0)
+        with open(os.path.join(out, "report.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertLess(text.index(f"> **{status}**"), text.index("## Contents"))
+        self.assertIn(f"--status '{status}'", text)  # the command as it can be run again
+        with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+            page = f.read()
+        line = ('<p class="note run-status" role="status"><b>Still running: the other benchmark '
+                "sets &lt;ctest -L bench -E bench.parse&gt;</b></p>")
+        self.assertIn(line, page)
+        self.assertLess(page.index(line), page.index('<section id="summary"'))
+        tool("report", RERUN_A, "--out-dir", out, "--no-charts", "--html", check=0)
+        with open(os.path.join(out, "index.html"), encoding="utf-8") as f:
+            self.assertNotIn("run-status", f.read())  # written again without it: gone
+
     def test_help(self):
         proc = tool("report", "--help", check=0)
         self.assertIn("report.md", proc.stdout)

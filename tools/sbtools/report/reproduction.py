@@ -1,6 +1,7 @@
 """Run and reproduction: the machine, the files read and their context, and the commands that
 reproduce the numbers."""
 import os
+import shlex
 
 from sbtools import gbench
 from sbtools.paths import rel
@@ -87,4 +88,4 @@ def markdown(run):
     return "\n".join(context_lines(run)) + "\n\n" + (
         "The numbers come from the files listed above; to reproduce them on this machine:\n\n"
         "```sh\n" + "\n".join(commands(run)) + "\n```\n\n"
-        "This report was written by `" + " ".join(["tools/report"] + run.argv) + "`.")
+        "This report was written by `" + shlex.join(["tools/report"] + run.argv) + "`.")

@@ -30,6 +30,7 @@ class Run:
         dates = [gbench.parse_date(gbench.context(d).get("date", "")) for _p, d in data.docs]
         self.start = min((d for d in dates if d), default=None)  # the run's first file's date
         self.sha = data.ctx.get("git_sha")  # the run's commit
+        self.status = ""                    # the run's state, shown first (tools/report --status)
 
     def read(self, source):
         """(path, document, error) of a source: document None and the reason when it cannot be
