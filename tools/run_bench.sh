@@ -50,8 +50,8 @@ stopped=0
 rm -f build/results/*.json
 run_tests 1/2 "bench.parse, the first screen's set" -R "$FIRST"
 if [ "$stopped" -eq 0 ]; then
-  interim_report "Still running: the other benchmark sets (ctest -L bench -E bench.parse); this \
-page is written again when they finish."
+  interim_report "Still running: the other benchmark sets (ctest --preset bench -E '$FIRST'); \
+this page is written again when they finish."
   echo "== first screen: $(since "$t") s after the build =="
   run_tests 2/2 "the other sets" -E "$FIRST"
 fi

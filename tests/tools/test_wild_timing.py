@@ -5,13 +5,12 @@ corpus chosen from its manifest and timed by soapbench compare, on the fixture t
 Usage: test_wild_timing.py SOAPBENCH [unittest args]"""
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.dont_write_bytecode = True
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tools_common import REPO, tool  # noqa: E402
 from sbtools import wild_timing  # noqa: E402
 
 FIXTURE = os.path.join(REPO, "tests", "data", "wild")
@@ -36,12 +35,9 @@ class TimingTest(unittest.TestCase):
     def test_time_keeps_the_compare_document(self):
         with tempfile.TemporaryDirectory() as tmp:
             out = os.path.join(tmp, "wild.json")
-            run = subprocess.run([sys.executable, os.path.join(REPO, "tools", "wild"),
-                                  "--soapbench", SOAPBENCH, "--corpus", FIXTURE, "--fail-on",
-                                  "none", "--time", "3", "--json", out, "--parser", "expat/sax",
-                                  "--parser", "rapidjson/dom"],
-                                 capture_output=True, text=True, timeout=120)
-            self.assertEqual(run.returncode, 0, run.stderr)
+            run = tool("wild", "--soapbench", SOAPBENCH, "--corpus", FIXTURE, "--fail-on", "none",
+                       "--time", "3", "--json", out, "--parser", "expat/sax", "--parser",
+                       "rapidjson/dom", check=0)
             self.assertIn("timing 2 headline message(s) within 3 s", run.stderr)
             with open(out, encoding="utf-8") as f:
                 doc = json.load(f)
@@ -53,10 +49,7 @@ class TimingTest(unittest.TestCase):
         self.assertEqual(timed, {"expat-sax", "rapidjson-dom"})  # --parser holds for the timing
 
     def test_time_takes_positive_seconds(self):
-        run = subprocess.run([sys.executable, os.path.join(REPO, "tools", "wild"), "--soapbench",
-                              SOAPBENCH, "--corpus", FIXTURE, "--time", "0"],
-                             capture_output=True, text=True, timeout=60)
-        self.assertEqual(run.returncode, 2)
+        run = tool("wild", "--soapbench", SOAPBENCH, "--corpus", FIXTURE, "--time", "0", check=2)
         self.assertIn("--time takes a positive number of seconds", run.stderr)
 
 
