@@ -57,7 +57,8 @@ class ErrorRatesTest(unittest.TestCase):
         # pilot's luckiest. About 1.5% of sets here (the sign test's sequence is cautious).
         true = {f"f/a{i}": 1.0 for i in range(6)}
         alpha = 0.05
-        alarms = sum(any(d.state == "different" for d in simulate(true, s, alpha).family.decisions())
+        alarms = sum(any(d.state == "different"
+                         for d in simulate(true, s, alpha).family.decisions())
                      for s in range(self.SETS))
         # Binomial(200, 0.05): P(X > 18) < 0.01, so a test at its claimed rate passes.
         self.assertLessEqual(alarms, 18, f"{alarms} of {self.SETS} A/A sets had a false alarm")

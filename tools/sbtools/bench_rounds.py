@@ -19,6 +19,7 @@ from sbtools.track.ab_runs import exact_filter
 
 HEADLINE = r"^decode/[^/]+/[^/]+/complex\.call$"   # the first screen's rows (report.answer)
 DEFAULT_BUDGET = "100s"   # keeps the first screen within 3 minutes of the build (issue 42)
+BUDGET_ENV = "SB_ROUNDS_BUDGET"   # a default from the environment (tools/run_bench.sh --budget)
 _ROW = re.compile(r"^decode/([^/]+)/([^/]+)/complex\.call$")
 
 
@@ -133,8 +134,10 @@ def arguments(argv):
         "four, or the budget ends; write the rounds as repetitions and the decisions to --out.")
     p.add_argument("--parse-bench", required=True, help="the parse_bench program")
     p.add_argument("--out", required=True, help="the results file to write")
-    p.add_argument("--budget", type=parse_duration, default=parse_duration(DEFAULT_BUDGET),
-                   help=f"time budget of the rounds (default {DEFAULT_BUDGET}); the pilot's "
+    budget = os.environ.get(BUDGET_ENV) or DEFAULT_BUDGET
+    p.add_argument("--budget", type=parse_duration, default=budget,
+                   help=f"time budget of the rounds (default {BUDGET_ENV} when set, which "
+                   f"`tools/run_bench.sh --budget` sets, else {DEFAULT_BUDGET}); the pilot's "
                    "rounds run whatever it says")
     p.add_argument("--min-rounds", type=int, default=MIN_ROUNDS,
                    help=f"the pilot: rounds every row runs, which choose the comparisons "

@@ -240,6 +240,16 @@ def headline_decode(data):
     return out
 
 
+def headline_rule(data):
+    """The rule the headline rankings follow: the rounds' decisions where the run has them."""
+    if not data.rounds:
+        return stats.RULE
+    return ("a ranking word only where the rounds decided the pair different (a sequential test, "
+            f"all decisions together at alpha {data.rounds.get('alpha', 0.01):g}; see [Rounds "
+            "until decided](#rounds-until-decided)) or, for a pair they did not compare, where "
+            + stats.RULE.split(" only where ", 1)[1])
+
+
 def rounds_verdicts(doc, family, file):
     """decided(leader, adapter) for stats.Ranking from the rounds' decisions on a family's
     complex.call, or None without them: (apart, p) where the pair was compared (apart: decided

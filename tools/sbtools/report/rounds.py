@@ -8,6 +8,11 @@ from sbtools.fmt import family_title, table
 
 TITLE = "Rounds until decided"
 SOURCE = None
+SHOWN = 4   # comparisons not decided different named per family (the rest counted)
+# The HTML's line for a run without the rounds (report.page.missing_text).
+MISSING = ("Not in these results: no `tools/bench_rounds` file (`parse_bench_rounds.json`) was "
+           "given or stored in the machine folder: `ctest --test-dir build -R bench.headline` "
+           "(part of `ctest -L bench`) writes one (docs/benchmarks.md \"Rounds until decided\").")
 
 
 def adapter(row):
@@ -40,6 +45,8 @@ def family_row(fam, comps):
     decided = [c["rounds"] for c in comps if c["state"] != "undecided"]
     leader = adapter(comps[0]["base"])
     open_or_same = [verdict(c) for c in comps if c["state"] != "different"]
+    if len(open_or_same) > SHOWN:
+        open_or_same = open_or_same[:SHOWN] + [f"{len(open_or_same) - SHOWN} more"]
     return [family_title(fam), f"`{leader}`", str(len(comps)), str(states["different"]),
             str(states["same"]), str(states["undecided"]),
             f"{min(decided)}–{max(decided)}" if decided else "–",
