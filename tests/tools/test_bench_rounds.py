@@ -4,10 +4,11 @@
 Benchmark repetitions with their aggregates, the decisions beside them, a results kind of its
 own that the report reads beside parse_bench's; a clear error on bad input."""
 import os
+import re
 
-from tools_common import Tmp, load, main, tool
+from tools_common import REPO, Tmp, load, main, tool
 from sbtools import gbench
-from sbtools.bench_rounds import families_of, repetitions
+from sbtools.bench_rounds import HEADLINE, families_of, repetitions
 from sbtools.report.data import Data, headline_decode
 from sbtools.rounds import ROUNDS_KEY, RoundsError, TOP
 
@@ -46,6 +47,17 @@ class BenchRoundsTest(Tmp):
         self.assertFalse(os.path.exists(self.path("x.json")))
         with self.assertRaises(RoundsError):
             families_of(["decode/a/xmlrpc/add.call"])
+
+    def test_bench_parse_runs_the_default_set_without_these_rows(self):
+        with open(os.path.join(REPO, "bench", "CMakeLists.txt"), encoding="utf-8") as f:
+            text = f.read()
+        found = re.search(r'"--benchmark_filter=-([^"]+)"', text.split("NAME bench.parse\n")[1])
+        self.assertEqual(found.group(1).replace("\\\\", "\\"), HEADLINE)
+        # As parse_bench names them in the default set (/repeats:5), and without a suffix.
+        rx = re.compile(HEADLINE)
+        self.assertTrue(rx.search("decode/a/xmlrpc/complex.call/repeats:5"))
+        self.assertTrue(rx.search("decode/a/xmlrpc/complex.call"))
+        self.assertFalse(rx.search("decode/a/xmlrpc/complex.call.gz"))
 
     def test_a_failed_row_is_one_error_entry(self):
         ok = {"name": "n", "run_name": "n", "real_time": 2.0, "cpu_time": 2.0}
