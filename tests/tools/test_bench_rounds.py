@@ -29,7 +29,8 @@ class BenchRoundsTest(Tmp):
         dec = doc[ROUNDS_KEY]
         self.assertEqual((dec["pilot_rounds"], dec["rounds"], dec["stopped"]),
                          (3, 4, "max-rounds"))
-        n = sum(len(m) - 1 + max(0, min(TOP, len(m)) - 2) for m in families.values())
+        # Each adapter against the pilot's first two, and the third against the fourth.
+        n = sum(2 * len(m) - 3 + (len(m) >= TOP) for m in families.values())
         self.assertEqual(len(dec["comparisons"]), n)
         for name, r in results.items():
             self.assertIn(r.reps, (3, 4), name)        # the pilot, and the round if open

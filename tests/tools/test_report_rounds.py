@@ -45,7 +45,7 @@ class RoundsSectionTest(Tmp):
         d = rounds.compute(Run(data, {}, [], self.tmp, True))
         text = rounds.markdown(d, None)
         self.assertIn("1 different, 1 same, 1 undecided of 3", text)
-        self.assertIn("| JSON-RPC 2.0 | `a` | 3 | 1 | 1 | 1 | 23–61 |", text)
+        self.assertIn("| JSON-RPC 2.0 | `a`, `b` | 3 | 1 | 1 | 1 | 23–61 |", text)
         self.assertIn("`a` and `c` the same within the margin (61 rounds)", text)
         self.assertIn("`b` against `c`: undecided after 97 rounds", text)
         self.assertIn("every comparison was decided", text)

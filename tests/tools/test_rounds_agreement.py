@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """sbtools.rounds_agreement (label unit): every comparison the fixed design decides (the report's
 Mann-Whitney rule over 5 repetitions) set beside the rounds' decision on it: the same way,
-undecided, or contradicted; a contradiction fails the command."""
+undecided, not compared, or contradicted; a contradiction fails the command."""
 from tools_common import Tmp, dump, headline_doc, main, tool
 from sbtools import rounds_agreement
 
@@ -31,17 +31,18 @@ class AgreementTest(Tmp):
         total, bad, _df, _dr = rounds_agreement.agreement([fixed, fixed], [agree, wrong])
         self.assertEqual(total["contradicted"], 4)
         self.assertEqual(bad[0], ("fixed 1 / rounds 2", "xmlrpc", "a", "b"))
-        # A pair the rounds did not compare is undecided by them.
+        # A pair the rounds did not compare is not theirs to answer.
         none = self.rounds([("xmlrpc", "a", "d", "different", 0.1, 23)])
         total, _bad, _df, _dr = rounds_agreement.agreement([fixed], [none])
-        self.assertEqual(total["undecided"], 2)
+        self.assertEqual(total["not compared"], 2)
 
     def test_the_command_prints_the_table_and_fails_on_a_contradiction(self):
         f = dump(headline_doc(FIXED), self.path("fixed.json"))
         ok = dump(self.rounds([("xmlrpc", "a", "b", "different", 1.0, 23)]), self.path("r1.json"))
         bad = dump(self.rounds([("xmlrpc", "b", "a", "different", 0.5, 23)]), self.path("r2.json"))
         proc = tool("rounds_agreement", "--fixed", f, "--rounds", ok, check=0)
-        self.assertIn("| 2 (1 runs × 1) | 1 (50.0%) | 1 (50.0%) | 0 (0.0%) |", proc.stdout)
+        self.assertIn("| 2 (1 runs × 1) | 1 (50.0%) | 0 (0.0%) | 1 (50.0%) | 0 (0.0%) |",
+                      proc.stdout)
         proc = tool("rounds_agreement", "--fixed", f, "--rounds", ok, bad, check=1)
         self.assertIn("contradicted (fixed 1 / rounds 2): xmlrpc: `a` ahead of `b`", proc.stdout)
         proc = tool("rounds_agreement", "--fixed", f, "--rounds", f, check=1)

@@ -150,7 +150,7 @@ def headline_doc(times, decisions=None):
                  "low": None, "high": None, "alpha": 0.01 / len(decisions)}
                 for fam, b, h, state, shift, n in decisions]
         doc["rounds_until_decided"] = {
-            "alpha": 0.01, "margin": 0.02, "top": 4, "budget_s": 100, "seconds": 50.0,
+            "alpha": 0.01, "margin": 0.02, "leaders": 2, "top": 4, "budget_s": 100, "seconds": 50.0,
             "rounds": 40, "pilot_rounds": 3, "stopped": "decided", "row_rounds": {},
             "failed": {}, "comparisons": rows}
     return doc

@@ -14,7 +14,8 @@ import tempfile
 from collections import Counter, OrderedDict
 
 from sbtools import gbench
-from sbtools.rounds import MIN_ROUNDS, ROUNDS_KEY, RoundsError, decisions_doc, run_rounds
+from sbtools.rounds import (MAX_ROUNDS, MIN_ROUNDS, ROUNDS_KEY, RoundsError, decisions_doc,
+                            run_rounds)
 from sbtools.track.ab_runs import exact_filter
 
 # The first screen's rows (report.answer), whatever suffix a set gives their names (/repeats:5);
@@ -144,7 +145,8 @@ def arguments(argv):
     p.add_argument("--min-rounds", type=int, default=MIN_ROUNDS,
                    help=f"the pilot: rounds every row runs, which choose the comparisons "
                    f"(default {MIN_ROUNDS}, at least 3)")
-    p.add_argument("--max-rounds", type=int, default=200, help="rounds at most (default 200)")
+    p.add_argument("--max-rounds", type=int, default=MAX_ROUNDS,
+                   help=f"rounds at most (default {MAX_ROUNDS}; the budget ends them first)")
     p.add_argument("--min-time", type=float, default=0.01,
                    help="--benchmark_min_time of each row in a round (default 0.01 s)")
     p.add_argument("--alpha", type=float, default=0.01,

@@ -6,16 +6,19 @@ parse_bench; the tests run a simulated machine).
 
 The comparisons, declared before the test sees a value (their number splits alpha, Bonferroni):
   - a pilot of --min-rounds rounds runs every row; its medians give each family's order;
-  - per family, every adapter against the pilot's leader ("the adapter against the family's
-    best"), and each neighbour pair of the pilot's top TOP ("the family's order at the top");
+  - per family, every adapter against each of the pilot's first LEADERS ("the adapter against
+    the family's best": with two, the best of a near tie at the top is one of them however the
+    pilot ordered them), and each neighbour pair of the pilot's first TOP ("the family's order
+    at the top");
   - the pilot's rounds choose the comparisons and are not fed to the test: a leader picked by
     its lowest pilot median is lucky in the pilot, and a test fed the rounds that picked it
     starts from that luck (the winner's curse). Left out, the comparisons are fixed before the
     test's first value, as the sequential test's error rate requires (tests/tools/test_rounds.py
     measures it on A/A rows). The pilot's rounds stay repetitions of the rows.
 Every pair of adapters instead (580 comparisons over the 86 rows) was tried: with its alpha share
-no pair can be decided before round 27 (23 here), and the leader's row would run to the budget
-anyway, as it is in the ties.
+no pair can be decided before round 27 (24 with these 172), and the leaders' rows would run to
+the budget anyway, as they are in the ties. One leader (92 comparisons, 23 rounds) left a
+quarter of what the fixed design decided unanswered (its leader was the pilot's second).
 
 A round runs every still-open row once (one repetition; the runner interleaves them). A row runs
 while a comparison it is in is open. The set stops when nothing is open, at max_rounds, or when
@@ -28,8 +31,10 @@ from dataclasses import dataclass, field
 
 from sbtools.sequential import Family
 
+LEADERS = 2          # every adapter compared with each of its pilot's first LEADERS
 TOP = 4              # the family's order decided among its pilot's first TOP adapters
 MIN_ROUNDS = 3       # the pilot: rounds every row runs (the report's medians need three)
+MAX_ROUNDS = 1000    # a bound beside the budget: a near tie's last rows take ~0.1 s a round
 ROUNDS_KEY = "rounds_until_decided"   # the decisions' key in the results file
 
 
@@ -44,15 +49,15 @@ def median_order(rows, values):
 
 def plan(families, pilot):
     """OrderedDict {key: (family, base row, head row)} from the pilot's values: per family every
-    row against the leader, and the neighbour pairs of the first TOP. families: {family:
-    [(adapter, row)]}; pilot: {row: [values]}. Key '<family>: <base> vs <head>', base the faster
-    in the pilot (a decision's shift is head / base - 1)."""
+    row against each of the first LEADERS, and the neighbour pairs of the first TOP. families:
+    {family: [(adapter, row)]}; pilot: {row: [values]}. Key '<family>: <base> vs <head>', base
+    the faster in the pilot (a decision's shift is head / base - 1)."""
     out = OrderedDict()
     for fam, members in families.items():
         name = {row: adapter for adapter, row in members}
         order = median_order(list(name), pilot)
-        pairs = [(order[0], r) for r in order[1:]] + \
-            [(order[i], order[i + 1]) for i in range(1, min(TOP, len(order)) - 1)]
+        pairs = [(order[i], r) for i in range(min(LEADERS, len(order))) for r in order[i + 1:]]
+        pairs += [(order[i], order[i + 1]) for i in range(LEADERS, min(TOP, len(order)) - 1)]
         for a, b in pairs:
             out[f"{fam}: {name[a]} vs {name[b]}"] = (fam, a, b)
     return out
@@ -97,7 +102,7 @@ def one_round(run_round, rows, outcome, feed):
 
 
 def run_rounds(run_round, families, budget, alpha=0.01, margin=0.02, min_rounds=MIN_ROUNDS,
-               max_rounds=200, clock=time.monotonic, log=lambda line: None):
+               max_rounds=MAX_ROUNDS, clock=time.monotonic, log=lambda line: None):
     """Rounds until decided. run_round(rows) -> ({row: value}, {row: error});
     families {family: [(adapter, row)]}. Returns an Outcome."""
     rows = sorted(row for members in families.values() for _a, row in members)
@@ -140,7 +145,8 @@ def decisions_doc(outcome, budget):
     for d in fam.decisions():
         family, a, b = outcome.pairs[d.key]
         rows.append(dict(d.as_dict(), family=family, base=a, head=b))
-    return {"alpha": fam.alpha, "margin": fam.margin, "top": TOP, "budget_s": budget,
+    return {"alpha": fam.alpha, "margin": fam.margin, "leaders": LEADERS, "top": TOP,
+            "budget_s": budget,
             "seconds": round(outcome.seconds, 1), "rounds": outcome.rounds,
             "pilot_rounds": outcome.pilot_rounds, "stopped": outcome.why,
             "row_rounds": {r: len(v) for r, v in outcome.values.items()},

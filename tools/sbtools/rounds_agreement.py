@@ -7,9 +7,9 @@ of at least 0.02 s, and the report's rule (sbtools.stats.Ranking: the family's l
 ahead of an adapter where a two-sided Mann-Whitney U p <= 0.01 and the intervals of the medians
 are apart). A comparison it decides is one such "leader ahead of adapter". The rounds' answer on
 the same pair, from any rounds run: the same way (decided different, the same adapter faster),
-undecided (not decided, or not one of the pairs the rounds compared), or contradicted (decided
-different the other way, or the same within the margin). The target (issue 42): no
-contradiction over every pairing of a fixed run with a rounds run.
+undecided, not compared (not one of the pairs the rounds declared: their pilot picked another
+leader), or contradicted (decided different the other way, or the same within the margin). The
+target (issue 42): no contradiction over every pairing of a fixed run with a rounds run.
 """
 import argparse
 import os
@@ -21,7 +21,7 @@ from sbtools import gbench, names, stats
 from sbtools.bench_rounds import HEADLINE
 from sbtools.rounds import ROUNDS_KEY
 
-OUTCOMES = ("same way", "undecided", "contradicted")
+OUTCOMES = ("same way", "undecided", "not compared", "contradicted")
 
 
 def adapter(row):
@@ -54,7 +54,9 @@ def rounds_decisions(doc):
 
 def outcome(decision, leader):
     """How a rounds decision answers 'leader ahead of the other'."""
-    if decision is None or decision[0] == "undecided":
+    if decision is None:
+        return "not compared"
+    if decision[0] == "undecided":
         return "undecided"
     state, faster = decision
     return "same way" if state == "different" and faster == leader else "contradicted"
@@ -80,7 +82,8 @@ def agreement(fixed_docs, rounds_docs):
 def markdown(total, bad, decided_f, decided_r, n_rounds_cmp):
     n = sum(total.values())
     lines = ["| the fixed design decides | rounds: the same way | rounds: undecided | "
-             "rounds: contradicted |", "| ---: | ---: | ---: | ---: |",
+             "rounds: not compared | rounds: contradicted |",
+             "| ---: | ---: | ---: | ---: | ---: |",
              f"| {n} ({len(decided_f)} runs × {len(decided_r)}) | " +
              " | ".join(f"{total[o]} ({total[o] / n:.1%})" if n else "0" for o in OUTCOMES) + " |",
              "", f"Decided per run: fixed design {', '.join(map(str, decided_f))} (leader ahead "

@@ -40,14 +40,15 @@ def compute(run):
     return {"doc": doc, "families": families}
 
 
-def family_row(fam, comps):
+def family_row(fam, comps, n_leaders):
     states = Counter(c["state"] for c in comps)
     decided = [c["rounds"] for c in comps if c["state"] != "undecided"]
-    leader = adapter(comps[0]["base"])
+    leaders = list(dict.fromkeys(adapter(c["base"]) for c in comps))[:n_leaders]
     open_or_same = [verdict(c) for c in comps if c["state"] != "different"]
     if len(open_or_same) > SHOWN:
         open_or_same = open_or_same[:SHOWN] + [f"{len(open_or_same) - SHOWN} more"]
-    return [family_title(fam), f"`{leader}`", str(len(comps)), str(states["different"]),
+    return [family_title(fam), ", ".join(f"`{a}`" for a in leaders), str(len(comps)),
+            str(states["different"]),
             str(states["same"]), str(states["undecided"]),
             f"{min(decided)}–{max(decided)}" if decided else "–",
             "; ".join(open_or_same) or "–"]
@@ -63,8 +64,8 @@ def markdown(d, _charts):
     text = [
         f"The first screen's benchmarks ran in rounds until decided (`tools/bench_rounds`): a "
         f"pilot of {doc['pilot_rounds']} rounds ordered each family, then each adapter was "
-        f"compared with its family's pilot leader and the first {doc['top']} with their "
-        "neighbours, round by round, by the sequential test `tools/track ab` uses (a confidence "
+        f"compared with the first {doc.get('leaders', 1)} of its family in the pilot, and the "
+        f"first {doc['top']} with their neighbours, round by round, by the sequential test `tools/track ab` uses (a confidence "
         "sequence for the median of each round's log ratio; sbtools/sequential.py). A row stopped "
         "running when its comparisons were decided. All the decisions together are right with "
         f"probability at least {1 - doc['alpha']:.0%}; *same* means within "
@@ -76,7 +77,7 @@ def markdown(d, _charts):
     if doc.get("failed"):
         text += ["Left out (the benchmark failed): " + "; ".join(
             f"`{r}`: {e}" for r, e in sorted(doc["failed"].items())), ""]
-    rows = [family_row(fam, cs) for fam, cs in d["families"].items()]
-    text.append(table(["family", "pilot leader", "comparisons", "different", "same",
+    rows = [family_row(fam, cs, doc.get("leaders", 1)) for fam, cs in d["families"].items()]
+    text.append(table(["family", "the pilot's leaders", "comparisons", "different", "same",
                        "undecided", "rounds to decide", "not different"], rows))
     return "\n".join(text)
