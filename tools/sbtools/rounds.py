@@ -16,7 +16,7 @@ The comparisons, declared before the test sees a value (their number splits alph
     test's first value, as the sequential test's error rate requires (tests/tools/test_rounds.py
     measures it on A/A rows). The pilot's rounds stay repetitions of the rows.
 Every pair of adapters instead (580 comparisons over the 86 rows) was tried: with its alpha share
-no pair can be decided before round 27 (24 with these 172), and the leaders' rows would run to
+no pair can be decided before round 27 (24 with these 160), and the leaders' rows would run to
 the budget anyway, as they are in the ties. One leader (92 comparisons, 23 rounds) left a
 quarter of what the fixed design decided unanswered (its leader was the pilot's second).
 
