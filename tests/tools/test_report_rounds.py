@@ -4,7 +4,7 @@ per family what was decided with how many rounds; a ranking word follows the rou
 where the rounds compared the pair (not the Mann-Whitney rule over the repetitions), and the
 Mann-Whitney rule where they did not."""
 from tools_common import Tmp, dump, headline_doc, main
-from sbtools.report import rounds
+from sbtools.report import answer, right_answers, rounds
 from sbtools.report.data import Data, headline_decode
 from sbtools.report.run import Run
 
@@ -24,6 +24,18 @@ class RoundsSectionTest(Tmp):
         self.assertEqual(rk.tied, ["a", "b"])          # undecided by the rounds: not apart
         self.assertEqual(rk.apart["c"], (True, 1e-4))  # the rounds' p, not Mann-Whitney's
         self.assertFalse(rk.clear)
+
+    def test_the_pick_among_right_answers_follows_the_decisions_too(self):
+        data = self.data([("jsonrpc", "a", "b", "different", 1.0, 23),
+                          ("jsonrpc", "b", "c", "undecided", 0.5, 40)])
+        fl, rk = headline_decode(data)["jsonrpc"]
+        verdicts = right_answers.compute(Run(data, {}, [], self.tmp, True))["verdicts"]
+        verdicts.checks[0].fail("a", "jsonrpc", "jsonrpc/complex.call (decode)",
+                                "canonical JSON differs from the manifest")
+        row = answer.family_row("jsonrpc", fl, rk, verdicts)
+        self.assertEqual(row["pick"], "b")
+        self.assertFalse(row["clear"])                 # b against c: undecided by the rounds
+        self.assertEqual(row["faster"][0]["adapter"], "a")
 
     def test_a_decision_the_other_way_or_same_is_not_a_ranking_word(self):
         data = self.data([("jsonrpc", "b", "a", "different", 0.5, 30),   # b faster: no

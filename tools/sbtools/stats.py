@@ -77,6 +77,7 @@ class Ranking:
     made (the rounds until decided, sbtools.rounds), which then replaces separated()."""
 
     def __init__(self, candidates, decided=None):
+        self.decided = decided   # kept for a Ranking of a subset (report.answer: right answers)
         self.order = sorted(candidates.items(), key=lambda kv: kv[1].time)  # [(label, Result)]
         self.leader = self.order[0][0] if self.order else None              # lowest median
         lead = self.order[0][1] if self.order else None

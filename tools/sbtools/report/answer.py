@@ -47,7 +47,7 @@ def family_row(fam, fl, rk, verdicts):
     are not."""
     states = {a: verdicts.of(a, fam) for a, _r in rk.order} if verdicts else {}
     right = [a for a, _r in rk.order if states.get(a, ("not checked",))[0] == "right"]
-    ok = Ranking({a: rk.result(a) for a in right}) if right else None
+    ok = Ranking({a: rk.result(a) for a in right}, rk.decided) if right else None
     order = [a for a, _r in rk.order]
     ahead = order[:order.index(ok.leader)] if ok else order
     base = rk.result(ok.leader).time if ok else None
