@@ -15,11 +15,11 @@ import unittest
 
 # The default set (docs/benchmarks.md); bench.stacks, bench.stacks.java and bench.server_load
 # only where their peers, the JDK and wrk were found.
-DEFAULT_SET = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.conformance",
+DEFAULT_SET = {"bench.headline", "bench.parse", "bench.roundtrip", "bench.icount", "bench.conformance",
                "bench.conformance_suites", "bench.wild",
                "bench.interop", "bench.stacks", "bench.stacks.java", "bench.server_load",
                "bench.compare"}
-ALWAYS = {"bench.parse", "bench.roundtrip", "bench.icount", "bench.wild", "bench.compare"}
+ALWAYS = {"bench.headline", "bench.parse", "bench.roundtrip", "bench.icount", "bench.wild", "bench.compare"}
 # Every label and what it selects (docs/benchmarks.md "Benchmarks").
 LABELS = {"unit", "bench", "full", "load", "scripting"}
 CTEST, BUILD = sys.argv[1], sys.argv[2]

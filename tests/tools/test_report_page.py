@@ -261,7 +261,8 @@ class DesktopTest(Layout, Browser):
         # Sections this run has no data for say so; the others are drawn.
         missing = self.js("return [...document.querySelectorAll('section.missing')].map((s) => s.id)")
         self.assertEqual(sorted(missing),
-                         ["real-world-messages", "scripting-stacks", "your-messages"])
+                         ["real-world-messages", "rounds-until-decided", "scripting-stacks",
+                          "your-messages"])
         for sid in missing:
             self.assertIn("Not in these results", self.driver.find_element("id", sid).text)
         self.assertEqual(self.js("return document.querySelectorAll('section.failed').length"), 0)

@@ -39,7 +39,7 @@ class SetupTest(unittest.TestCase):
 
     def test_each_command_asks_for_its_own_list(self):
         with open(f"{REPO}/tools/run_bench.sh", encoding="utf-8") as f:
-            self.assertRegex(f.read(), r"(?m)^tools/setup\.sh --bench$")
+            self.assertRegex(f.read(), r"(?m)^\s*tools/setup\.sh --bench$")
         with open(f"{REPO}/tools/run_tests.sh", encoding="utf-8") as f:
             self.assertRegex(f.read(), r"(?m)^tools/setup\.sh$")
 

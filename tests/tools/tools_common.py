@@ -128,5 +128,33 @@ def gb_result(time, **counters):
     return gbench.results_of({"benchmarks": [entry]})["x"]
 
 
+def headline_doc(times, decisions=None):
+    """A hand-made results file of complex.call decodes: times {(adapter, family): [ns per
+    repetition]}; with decisions [(family, base, head, state, shift, rounds)] a
+    tools/bench_rounds file (context "rounds", the decisions under rounds_until_decided)."""
+    entries = []
+    for (a, fam), reps in sorted(times.items()):
+        name = f"decode/{a}/{fam}/complex.call"
+        entries += [{"name": name, "run_name": name, "run_type": "iteration",
+                     "repetitions": len(reps), "repetition_index": i, "real_time": t,
+                     "cpu_time": t, "time_unit": "ns", "iterations": 100}
+                    for i, t in enumerate(reps)]
+    doc = {"context": {"executable": "/b/bench/parse_bench", "bench_set": "default",
+                       "date": "2026-12-05T10:00:00+00:00", "git_sha": "abc123"},
+           "benchmarks": entries}
+    if decisions is not None:
+        doc["context"]["rounds"] = "until decided (tools/bench_rounds)"
+        rows = [{"key": f"{fam}: {b} vs {h}", "family": fam, "state": state, "shift": shift,
+                 "base": f"decode/{b}/{fam}/complex.call",
+                 "head": f"decode/{h}/{fam}/complex.call", "rounds": n, "p": 1e-4,
+                 "low": None, "high": None, "alpha": 0.01 / len(decisions)}
+                for fam, b, h, state, shift, n in decisions]
+        doc["rounds_until_decided"] = {
+            "alpha": 0.01, "margin": 0.02, "leaders": 2, "top": 4, "budget_s": 100, "seconds": 50.0,
+            "rounds": 40, "pilot_rounds": 3, "stopped": "decided", "row_rounds": {},
+            "failed": {}, "comparisons": rows}
+    return doc
+
+
 def main():
     unittest.main(argv=[sys.argv[0], *sys.argv[1:]], verbosity=2)

@@ -10,7 +10,7 @@ import os
 import re
 import statistics
 
-BENCHES = ("parse_bench", "roundtrip_bench", "stacks_bench")
+BENCHES = ("parse_bench_rounds", "parse_bench", "roundtrip_bench", "stacks_bench")  # longest first
 
 # Keys of a Google Benchmark run entry that are not counters.
 _GB_FIELDS = {
@@ -259,10 +259,14 @@ def series_name(name):
 
 def bench_kind(doc, path=""):
     """parse_bench / roundtrip_bench / stacks_bench: the executable that wrote the file
-    (stacks_bench_<set> for a stacks_bench set other than the default)."""
+    (stacks_bench_<set> for a stacks_bench set other than the default, parse_bench_rounds for
+    tools/bench_rounds' rounds of parse_bench)."""
     exe = str(context(doc).get("executable", ""))
     base = os.path.basename(exe)
     bench_set = str(context(doc).get("bench_set", "default"))
+    if base == "parse_bench" and context(doc).get("rounds"):
+        # tools/bench_rounds' file (the first screen's rows in rounds), beside the set's own.
+        return "parse_bench_rounds"
     if base == "stacks_bench" and bench_set != "default":
         # Another set of stacks_bench (scripting, full) is its own kind: the newest scripting
         # run must not shadow the newest default run.

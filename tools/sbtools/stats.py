@@ -72,16 +72,20 @@ def separated(a, b, alpha=RANK_ALPHA):
 
 
 class Ranking:
-    """Candidates ordered by median time, and what the statistics allow a report to say."""
+    """Candidates ordered by median time, and what the statistics allow a report to say.
+    decided(leader, label) -> (apart, p) or None: a sequential test's decision where one was
+    made (the rounds until decided, sbtools.rounds), which then replaces separated()."""
 
-    def __init__(self, candidates):
+    def __init__(self, candidates, decided=None):
+        self.decided = decided   # kept for a Ranking of a subset (report.answer: right answers)
         self.order = sorted(candidates.items(), key=lambda kv: kv[1].time)  # [(label, Result)]
         self.leader = self.order[0][0] if self.order else None              # lowest median
         lead = self.order[0][1] if self.order else None
         self.repeated = bool(self.order) and all(r.reps >= 2 for _l, r in self.order)
         self.apart = {}   # label -> (apart from the leader, p)
         for label, r in self.order[1:]:
-            self.apart[label] = separated(lead, r)
+            verdict = decided(self.leader, label) if decided else None
+            self.apart[label] = verdict if verdict is not None else separated(lead, r)
         # The leader and every candidate the statistics cannot tell from it.
         self.tied = [self.leader] + [l for l, _r in self.order[1:] if not self.apart[l][0]] \
             if self.order else []

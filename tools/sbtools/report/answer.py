@@ -47,7 +47,7 @@ def family_row(fam, fl, rk, verdicts):
     are not."""
     states = {a: verdicts.of(a, fam) for a, _r in rk.order} if verdicts else {}
     right = [a for a, _r in rk.order if states.get(a, ("not checked",))[0] == "right"]
-    ok = Ranking({a: rk.result(a) for a in right}) if right else None
+    ok = Ranking({a: rk.result(a) for a in right}, rk.decided) if right else None
     order = [a for a, _r in rk.order]
     ahead = order[:order.index(ok.leader)] if ok else order
     base = rk.result(ok.leader).time if ok else None
@@ -82,6 +82,7 @@ def compute(run, computed):
             "share_call": shares["call"] if shares else None,
             "share_parsers": sorted({v["parser"] for v in shares["rows"].values()})
             if shares else [],
+            "rounds_alpha": data.rounds.get("alpha") if data.rounds else None,
             "machine": data.machine, "cpu": c.get("cpu_model", "?"),
             "cores": c.get("cpu_cores", "?"), "compiler": c.get("compiler", "?"),
             "sha": c.get("git_sha", "?"),
@@ -170,11 +171,20 @@ def note_html(d):
             f'results hold, and judged by each: {checks or "none"}.'
             + (f" Not in these results: {lacking}." if lacking else "") +
             f' Per adapter: <a href="#{RIGHT_ANCHOR}">Right answers</a>.</p>\n'
-            f'<p class="note">A ranking word ("fastest") only where a two-sided Mann-Whitney U '
-            f'test gives p ≤ {RANK_ALPHA:g} and the intervals of the medians are apart '
-            '(<a href="#statistics">statistics</a>); otherwise the lowest median is named, '
-            'unranked. ' + share_note + ' Details: <a href="#decode-throughput-per-adapter-and-'
-            'family">decode</a>.</p>\n')
+            f'<p class="note">A ranking word ("fastest") only where {rule_html(d)}; otherwise '
+            'the lowest median is named, unranked. ' + share_note + ' Details: <a href="#decode-'
+            'throughput-per-adapter-and-family">decode</a>.</p>\n')
+
+
+def rule_html(d):
+    """The ranking rule in HTML: the rounds' decisions where the run has them."""
+    mw = (f'a two-sided Mann-Whitney U test gives p ≤ {RANK_ALPHA:g} and the intervals of the '
+          'medians are apart (<a href="#statistics">statistics</a>)')
+    if d.get("rounds_alpha") is None:
+        return mw
+    return ('the rounds until decided called the pair different (a sequential test, all '
+            f'decisions together at alpha {d["rounds_alpha"]:g}: <a href="#rounds-until-decided">'
+            'rounds</a>) or, for a pair they did not compare, where ' + mw)
 
 
 def wild_html(d):

@@ -7,6 +7,7 @@ from sbtools.facts import Facts, adapter_rows
 from sbtools.gbench import ResultError
 from sbtools.paths import rel
 from sbtools.report import your_messages
+from sbtools.rounds import ROUNDS_KEY
 
 NOISY = 0.05   # a coefficient of variation above this marks a result noisy
 MARK = "†"     # the noisy mark in the tables
@@ -32,6 +33,7 @@ class Data:
         self.stacks = OrderedDict()     # stacks_bench's results (real stacks), kept apart
         self.compare = []               # `soapbench compare` documents (report.your_messages)
         self.warnings = []              # what the reader must know about the inputs
+        self.rounds = None              # the rounds' decisions (sbtools.bench_rounds), if read
         for p in paths:
             self._read(p)
         ids = {gbench.machine_id(d) for _p, d in self.docs}
@@ -73,6 +75,8 @@ class Data:
             for name, r in gbench.results_of(doc).items():
                 self.stacks[gbench.pair_name(name)] = r
             return
+        if isinstance(doc.get(ROUNDS_KEY), dict):
+            self.rounds = doc[ROUNDS_KEY]   # tools/bench_rounds' decisions
         for name, r in gbench.results_of(doc).items():
             key = gbench.pair_name(name)
             if key in self.res:
@@ -231,6 +235,40 @@ def headline_decode(data):
         files = sorted(fl for f, fl in by if f == fam)
         pick = max(files, key=lambda fl: (sum(1 for r in by[(fam, fl)].values() if r.reps >= 2),
                                           fl == "complex.call", len(by[(fam, fl)])))
-        out[fam] = (pick, stats.Ranking(by[(fam, pick)]))
+        decided = rounds_verdicts(data.rounds, fam, pick)
+        out[fam] = (pick, stats.Ranking(by[(fam, pick)], decided))
     return out
+
+
+def headline_rule(data):
+    """The rule the headline rankings follow: the rounds' decisions where the run has them."""
+    if not data.rounds:
+        return stats.RULE
+    return ("a ranking word only where the rounds decided the pair different (a sequential test, "
+            f"all decisions together at alpha {data.rounds.get('alpha', 0.01):g}; see [Rounds "
+            "until decided](#rounds-until-decided)) or, for a pair they did not compare, where "
+            + stats.RULE.split(" only where ", 1)[1])
+
+
+def rounds_verdicts(doc, family, file):
+    """decided(leader, adapter) for stats.Ranking from the rounds' decisions on a family's
+    complex.call, or None without them: (apart, p) where the pair was compared (apart: decided
+    different with the leader the faster), None where it was not."""
+    if not doc or file != "complex.call":
+        return None
+    found = {}
+    for c in doc.get("comparisons", []):
+        if c.get("family") != family:
+            continue
+        a, b = (names.fields(c[k], "level")["adapter"] for k in ("base", "head"))
+        faster = a if (c.get("shift") or 0) > 0 else b
+        found[frozenset((a, b))] = (c["state"], faster, c.get("p"))
+
+    def decided(leader, adapter):
+        got = found.get(frozenset((leader, adapter)))
+        if got is None:
+            return None
+        state, faster, p = got
+        return state == "different" and faster == leader, p
+    return decided
 

@@ -4,8 +4,8 @@ import math
 
 from sbtools import names
 from sbtools.fmt import fmt_num, short, table, us
-from sbtools.report.data import MARK, NOISY, bytes_per_msg, headline_decode
-from sbtools.stats import RULE, ci_text, median_ci
+from sbtools.report.data import MARK, NOISY, bytes_per_msg, headline_decode, headline_rule
+from sbtools.stats import ci_text, median_ci
 
 TITLE = "Decode throughput per adapter and family"
 SOURCE = "icount"
@@ -56,7 +56,7 @@ def headline(data):
                          "leader": a == rk.leader,
                          "apart": None if apart is None else apart[0],
                          "p": None if apart is None else apart[1]})
-    return {"rows": rows, "note": data.icount_note(bench_names)}
+    return {"rows": rows, "note": data.icount_note(bench_names), "rule": headline_rule(data)}
 
 
 def verdict(row):
@@ -73,7 +73,7 @@ def headline_markdown(h):
              fmt_num(x["instructions"]),
              f"{x['instr_ratio']:.2f}" if x["instr_ratio"] is not None else "–", verdict(x)]
             for x in h["rows"]]
-    text = ["Headline messages (the repeated ones), per family: " + RULE + ". µs, median "
+    text = ["Headline messages (the repeated ones), per family: " + h["rule"] + ". µs, median "
             "[interval]; *vs lowest*: time over the lowest median; instructions per message "
             "(tools/icount) and their ratio to the family's fewest, which do not vary with the "
             "machine's noise; the last column compares each adapter with the lowest median.",

@@ -18,9 +18,9 @@ from sbtools.gbench import ResultError
 from sbtools.paths import BUILD_DIR, RESULTS_DIR, rel
 from sbtools.report import (classic, conformance, conformance_suites, decode, flags, floor,
                             interop, levels, links, load, memory, messaging, noisy, overhead,
-                            page, real_world, reproduction, right_answers, roundtrip, scripting,
-                            stacks, statistics, summary, sweep, under_load, wholecall, wire,
-                            your_messages)
+                            page, real_world, reproduction, right_answers, roundtrip, rounds,
+                            scripting, stacks, statistics, summary, sweep, under_load, wholecall,
+                            wire, your_messages)
 from sbtools.report.data import Data
 from sbtools.report.run import COUNTS
 from sbtools.report.run import SOURCES as DOCUMENTS  # the --option of each other tool's document
@@ -29,7 +29,8 @@ from sbtools.report.run import Run
 # The sections in report order: modules with TITLE, SOURCE, compute(run) and markdown(data, charts).
 SECTIONS = [decode, levels, sweep, memory, roundtrip, floor, wire, wholecall, links, messaging,
             stacks, scripting, flags, classic, overhead, conformance, conformance_suites,
-            real_world, right_answers, under_load, load, interop, your_messages, noisy, statistics]
+            real_world, right_answers, under_load, load, interop, your_messages, noisy, rounds,
+            statistics]
 DESCRIPTION = ("Write results/<machine-id>/report.md and charts/*.svg (matplotlib, SVG) "
                "from result files: decode throughput per adapter and family, parse vs walk "
                "vs decode, throughput against size, allocations and peak memory, round-trip "

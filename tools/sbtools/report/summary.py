@@ -5,9 +5,9 @@ import sys
 
 from sbtools.fmt import rng
 from sbtools.report import answer, real_world, right_answers
-from sbtools.report.data import MARK, NOISY, call_key, headline_decode
+from sbtools.report.data import MARK, NOISY, call_key, headline_decode, headline_rule
 from sbtools.report.links import parser_shares
-from sbtools.stats import RANK_ALPHA, RULE, Ranking, ci_text, claim
+from sbtools.stats import RANK_ALPHA, Ranking, ci_text, claim
 
 
 def adapter_label(data):
@@ -45,7 +45,8 @@ def decode_sentences(data):
     out = []
     heads = headline_decode(data)
     if heads:
-        out.append("Decode per protocol family on its headline message (" + RULE + "): " +
+        out.append("Decode per protocol family on its headline message (" + headline_rule(data) +
+                   "): " +
                    "; ".join(f"{fam} `{fl}`: {claim(rk, adapter_label(data))}"
                              for fam, (fl, rk) in heads.items()) + ".")
     dec = data.level("decode")
@@ -159,8 +160,12 @@ def print_summary(run, out=sys.stdout):
     if not heads:
         out.write("no decode results to summarise\n")
         return
-    out.write("decode per family on its headline message (median of the repetitions; ranked only "
-              f"where Mann-Whitney p <= {RANK_ALPHA:g} and the intervals are apart):\n")
+    rule = (f"where the rounds until decided called the pair different (all decisions at "
+            f"alpha {run.data.rounds.get('alpha', 0.01):g}; report section \"Rounds until "
+            "decided\")" if run.data.rounds else
+            f"where Mann-Whitney p <= {RANK_ALPHA:g} and the intervals are apart")
+    out.write(f"decode per family on its headline message (median of the repetitions; ranked only "
+              f"{rule}):\n")
     for fam, (fl, rk) in heads.items():
         out.write(f"  {fam:<20} {fl:<24} {claim(rk, lambda a: a)}\n")
     picks, titles = right_picks(run)
