@@ -44,17 +44,19 @@ results_dir=$(cd "$results_dir" && pwd)
 FIRST='^bench\.headline$'  # the first screen's set (report.answer: each family's complex.call)
 # Seconds since $1 (date +%s).
 since() { echo $(( $(date +%s) - $1 )); }
+# The names of the bench tests ctest selects with "$@", one per line.
+listed() { ctest --preset bench -N "$@" 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p'; }
 # "about N s" for the bench tests ctest selects with "$@", from this build's last run times
 # (ctest's CTestCostData.txt), or nothing on a first run.
 expected() {
   cost=build/Testing/Temporary/CTestCostData.txt
   [ -f "$cost" ] || return 0
-  ctest --preset bench -N "$@" 2>/dev/null | sed -n 's/^ *Test *#[0-9]*: //p' |
+  listed "$@" |
     awk -v f="$cost" 'BEGIN { while ((getline l < f) > 0) { split(l, p, " "); c[p[1]] = p[3] } }
       { s += c[$1]; n += (c[$1] > 0) } END { if (n && s >= 1) printf " (about %d s by the last run here)", s }'
 }
 # How many bench tests ctest selects with "$@".
-selects() { ctest --preset bench -N "$@" 2>/dev/null | grep -c '^ *Test *#' || true; }
+selects() { listed "$@" | wc -l; }
 # Runs the bench tests selected by "$@" after a progress line; a Ctrl-C stops them (stopped=1).
 run_tests() {
   echo "== benchmarks $1: $2$(shift 2; expected "$@") =="

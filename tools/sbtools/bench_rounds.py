@@ -16,6 +16,7 @@ from collections import Counter, OrderedDict
 from sbtools import gbench
 from sbtools.rounds import (MAX_ROUNDS, MIN_ROUNDS, ROUNDS_KEY, RoundsError, decisions_doc,
                             run_rounds)
+from sbtools.track.ab import parse_duration
 from sbtools.track.ab_runs import exact_filter
 
 # The first screen's rows (report.answer), whatever suffix a set gives their names (/repeats:5);
@@ -121,20 +122,12 @@ def results_doc(bench, outcome, budget):
     return {"context": ctx, "benchmarks": entries, ROUNDS_KEY: decisions_doc(outcome, budget)}
 
 
-def parse_duration(text):
-    """Seconds of 90, 90s, 5m or 1h."""
-    m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)([smh]?)", text.strip())
-    if not m or float(m.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a duration such as 90s, 5m, 1h")
-    return float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2)]
-
-
 def arguments(argv):
     p = argparse.ArgumentParser(
         prog="bench_rounds", description="Run the first screen's benchmarks (each family's "
         "complex.call decoded by every adapter) in rounds until a sequential test decides each "
-        "adapter against its family's leader and the order of the family's first "
-        "four, or the budget ends; write the rounds as repetitions and the decisions to --out.")
+        "adapter against the first two of its family in a pilot, and the third against the "
+        "fourth, or the budget ends; write the rounds as repetitions and the decisions to --out.")
     p.add_argument("--parse-bench", required=True, help="the parse_bench program")
     p.add_argument("--out", required=True, help="the results file to write")
     budget = os.environ.get(BUDGET_ENV) or DEFAULT_BUDGET

@@ -29,6 +29,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from sbtools import names
 from sbtools.sequential import Family
 
 LEADERS = 2          # every adapter compared with each of its pilot's first LEADERS
@@ -136,6 +137,22 @@ def run_rounds(run_round, families, budget, alpha=0.01, margin=0.02, min_rounds=
             f"{max(0.0, budget - (clock() - start)):.0f} s left")
     outcome.seconds = clock() - start
     return outcome
+
+
+def adapter_of(row):
+    """The adapter of a headline row (decode/<adapter>/<family>/complex.call)."""
+    return names.fields(row, "level")["adapter"]
+
+
+def decided_pairs(doc):
+    """{(family, frozenset of the two adapters): (state, the faster adapter, p)} of a decisions
+    document (decisions_doc), for whoever reads the decisions pair by pair."""
+    out = {}
+    for c in doc.get("comparisons", []):
+        a, b = adapter_of(c["base"]), adapter_of(c["head"])
+        faster = a if (c.get("shift") or 0) > 0 else b
+        out[(c["family"], frozenset((a, b)))] = (c["state"], faster, c.get("p"))
+    return out
 
 
 def decisions_doc(outcome, budget):

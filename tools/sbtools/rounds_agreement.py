@@ -19,13 +19,9 @@ from collections import Counter, defaultdict
 
 from sbtools import gbench, names, stats
 from sbtools.bench_rounds import HEADLINE
-from sbtools.rounds import ROUNDS_KEY
+from sbtools.rounds import ROUNDS_KEY, decided_pairs
 
 OUTCOMES = ("same way", "undecided", "not compared", "contradicted")
-
-
-def adapter(row):
-    return names.fields(row, "level")["adapter"]
 
 
 def fixed_decisions(doc):
@@ -44,12 +40,7 @@ def fixed_decisions(doc):
 
 def rounds_decisions(doc):
     """{(family, frozenset of the two adapters): (state, the faster adapter)}."""
-    out = {}
-    for c in doc[ROUNDS_KEY]["comparisons"]:
-        a, b = adapter(c["base"]), adapter(c["head"])
-        faster = a if (c.get("shift") or 0) > 0 else b
-        out[(c["family"], frozenset((a, b)))] = (c["state"], faster)
-    return out
+    return {k: (state, faster) for k, (state, faster, _p) in decided_pairs(doc[ROUNDS_KEY]).items()}
 
 
 def outcome(decision, leader):

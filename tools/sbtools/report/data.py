@@ -7,7 +7,7 @@ from sbtools.facts import Facts, adapter_rows
 from sbtools.gbench import ResultError
 from sbtools.paths import rel
 from sbtools.report import your_messages
-from sbtools.rounds import ROUNDS_KEY
+from sbtools.rounds import ROUNDS_KEY, decided_pairs
 
 NOISY = 0.05   # a coefficient of variation above this marks a result noisy
 MARK = "†"     # the noisy mark in the tables
@@ -256,16 +256,10 @@ def rounds_verdicts(doc, family, file):
     different with the leader the faster), None where it was not."""
     if not doc or file != "complex.call":
         return None
-    found = {}
-    for c in doc.get("comparisons", []):
-        if c.get("family") != family:
-            continue
-        a, b = (names.fields(c[k], "level")["adapter"] for k in ("base", "head"))
-        faster = a if (c.get("shift") or 0) > 0 else b
-        found[frozenset((a, b))] = (c["state"], faster, c.get("p"))
+    found = decided_pairs(doc)
 
     def decided(leader, adapter):
-        got = found.get(frozenset((leader, adapter)))
+        got = found.get((family, frozenset((leader, adapter))))
         if got is None:
             return None
         state, faster, p = got

@@ -3,8 +3,8 @@ same within the margin, undecided) and with how many rounds (tools/bench_rounds'
 decisions, sbtools.rounds)."""
 from collections import Counter, OrderedDict
 
-from sbtools import names
 from sbtools.fmt import family_title, table
+from sbtools.rounds import adapter_of as adapter
 
 TITLE = "Rounds until decided"
 SOURCE = None
@@ -13,10 +13,6 @@ SHOWN = 4   # comparisons not decided different named per family (the rest count
 MISSING = ("Not in these results: no `tools/bench_rounds` file (`parse_bench_rounds.json`) was "
            "given or stored in the machine folder: `ctest --test-dir build -R bench.headline` "
            "(part of `ctest -L bench`) writes one (docs/benchmarks.md \"Rounds until decided\").")
-
-
-def adapter(row):
-    return names.fields(row, "level")["adapter"]
 
 
 def verdict(c):
